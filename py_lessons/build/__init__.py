@@ -1,0 +1,1 @@
+"""Build side: the mkdocs plugin that executes cells, stages Pyodide and renders lesson pages."""

@@ -1,0 +1,77 @@
+"""Entry points the JavaScript side calls: start-up settings and named namespaces.
+
+A cell runs in a fresh namespace unless its page puts it in a named session; the namespaces of
+sessions live here, so "reset the Python state" is one call.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+
+from . import execute, figures
+
+MPL_CONFIG_DIR = "/tmp/matplotlib"
+FONT_DIR = "/pathshala/fonts"
+BANGLA_FONT_FAMILY = "Noto Sans Bengali"
+
+# DejaVu Sans has no Bengali glyphs. matplotlib falls back glyph by glyph only across the named
+# families in font.family (not inside a generic family), so both are named: Bangla labels are
+# then measured with real glyphs (no missing-glyph warnings) and the SVG names both families.
+_MATPLOTLIBRC = f"""\
+backend: {figures.BACKEND}
+font.family: DejaVu Sans, {BANGLA_FONT_FAMILY}, sans-serif
+svg.fonttype: none
+"""
+
+_sessions: dict[str, dict] = {}
+
+
+def configure() -> None:
+    """Settings every Pyodide instance needs before any cell runs (matplotlib is not imported)."""
+    os.makedirs(MPL_CONFIG_DIR, exist_ok=True)
+    os.environ["MPLCONFIGDIR"] = MPL_CONFIG_DIR
+    os.environ["MPLBACKEND"] = figures.BACKEND
+    with open(os.path.join(MPL_CONFIG_DIR, "matplotlibrc"), "w", encoding="utf-8") as rc:
+        rc.write(_MATPLOTLIBRC)
+
+
+def _font_cache_path() -> str:
+    # Pyodide's matplotlib keeps its font list beside font_manager.py (upstream: in MPLCONFIGDIR).
+    # find_spec locates the installed package without importing it.
+    spec = importlib.util.find_spec("matplotlib")
+    return os.path.join(os.path.dirname(spec.origin), "fontlist.json")
+
+
+def install_font_cache(text: str) -> None:
+    """Put a font list made by :func:`build_font_cache` in place; call after matplotlib is
+    installed and before it is imported, so matplotlib never rescans fonts (seconds, plus a notice
+    printed into the first plotting cell's output)."""
+    with open(_font_cache_path(), "w", encoding="utf-8") as cache:
+        cache.write(text)
+
+
+def build_font_cache() -> str:
+    """Make matplotlib's font list with the Bangla font added; return its JSON text."""
+    from matplotlib import font_manager
+
+    for name in sorted(os.listdir(FONT_DIR)) if os.path.isdir(FONT_DIR) else []:
+        font_manager.fontManager.addfont(os.path.join(FONT_DIR, name))
+    font_manager.json_dump(font_manager.fontManager, _font_cache_path())
+    with open(_font_cache_path(), encoding="utf-8") as cache:
+        return cache.read()
+
+
+def reset() -> None:
+    _sessions.clear()
+
+
+def run(code: str, session: str | None, emit, figure_prefix: str = "fig") -> str:
+    """Run a cell; ``emit`` gets each item as a JSON string. Returns the result as JSON."""
+    if session:
+        namespace = _sessions.setdefault(session, execute.new_namespace())
+    else:
+        namespace = execute.new_namespace()
+    result = execute.run_cell(code, namespace, lambda item: emit(json.dumps(item)), figure_prefix=figure_prefix)
+    return json.dumps(result)
