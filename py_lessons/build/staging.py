@@ -125,6 +125,7 @@ def _stage_key(source: PyodideSource, roots: list[str], runtime_wheel_sha: str, 
     digest.update(json.dumps(sorted(roots)).encode())
     digest.update(runtime_wheel_sha.encode())
     digest.update(NODE_RUNNER.read_bytes())
+    digest.update(Path(__file__).read_bytes())  # a change to how we stage re-stages
     for name, path in sorted(fonts.items()):
         digest.update(name.encode() + sha256_of(path.read_bytes()).encode())
     return digest.hexdigest()[:20]
@@ -176,7 +177,8 @@ def stage(source: PyodideSource, roots: list[str], cache_dir: Path, fonts: dict[
         "key": key,
         "runtime_package": DIST_NAME,
         "packages": {
-            name: {"file": spec.file_name, "bytes": sizes[spec.file_name], "depends": spec.depends}
+            name: {"file": spec.file_name, "bytes": sizes[spec.file_name], "depends": spec.depends,
+                   "imports": spec.imports}
             for name, spec in sorted(trimmed.packages.items())
         },
         "core_bytes": {name: sizes[name] for name in CORE_FILES},

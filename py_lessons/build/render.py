@@ -1,0 +1,57 @@
+"""HTML for a runnable cell: code, controls and the output produced at build time.
+
+The data-* attributes are stable hooks that the front end and the browser tests rely on.
+``data-output`` holds only what the program printed or drew; labels and status live outside it.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .strings import t
+
+
+def _pre(stream: str, text: str) -> str:
+    # The HTML parser drops one newline right after <pre>; double it so the text survives intact.
+    body = escape(text, quote=False)
+    if body.startswith("\n"):
+        body = "\n" + body
+    return f'<pre class="pycell-stream pycell-{stream}" data-stream="{stream}">{body}</pre>'
+
+
+def render_items(items: list[dict], result: dict) -> str:
+    parts = []
+    for item in items:
+        if item["type"] in ("stdout", "stderr"):
+            parts.append(_pre(item["type"], item["text"]))
+        elif item["type"] == "figure":
+            parts.append(f'<div class="pycell-figure" data-figure aria-label="{escape(t("cell.figure"))}">{item["svg"]}</div>')
+    if not result.get("ok", True):
+        parts.append(_pre("traceback", result["traceback"]))
+    return "".join(parts)
+
+
+def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, session: str | None,
+                raises: str | None, timeout: float | None) -> str:
+    attrs = [f'data-cell-id="{escape(cell_id)}"', 'data-state="idle"']
+    if session:
+        attrs.append(f'data-session="{escape(session)}"')
+    if raises:
+        attrs.append(f'data-raises="{escape(raises)}"')
+    if timeout:
+        attrs.append(f'data-timeout="{timeout:g}"')
+    return (
+        f'<div class="pycell" {" ".join(attrs)}>'
+        f'<div class="pycell-toolbar"><span class="pycell-label">{escape(t("cell.label"))}</span>'
+        f'<button type="button" class="pycell-button" data-action="run" title="{escape(t("cell.run.hint"))}">{escape(t("cell.run"))}</button>'
+        f'<button type="button" class="pycell-button" data-action="stop" disabled>{escape(t("cell.stop"))}</button>'
+        f'<button type="button" class="pycell-button" data-action="reset">{escape(t("cell.reset"))}</button>'
+        f"</div>"
+        f'<div class="pycell-editor" data-editor aria-label="{escape(t("cell.editor"))}">'
+        f'<pre><code class="language-python">{escape(code, quote=False)}</code></pre></div>'
+        f'<div class="pycell-status" role="status" aria-live="polite" data-status></div>'
+        f'<div class="pycell-output-label">{escape(t("cell.output"))} '
+        f'<span data-output-origin>{escape(t("cell.output.build"))}</span></div>'
+        f'<div class="pycell-output" data-output>{render_items(items, result)}</div>'
+        f"</div>"
+    )

@@ -1,0 +1,99 @@
+// One Pyodide Web Worker shared by every cell of the page, with a queue: one run at a time,
+// each output routed to the cell that asked. Stop uses Pyodide's interrupt buffer when the page
+// is cross-origin isolated (state survives); otherwise, or if Python does not answer within
+// a second, the worker is terminated and a fresh one started.
+const INTERRUPT_GRACE_MS = 1000;
+
+export class PythonWorker {
+  constructor({ onProgress }) {
+    this.onProgress = onProgress;
+    this.queue = [];
+    this.current = null;
+    this.nextId = 1;
+    this.worker = null;
+  }
+
+  spawn() {
+    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker.onmessage = ({ data }) => this.receive(data);
+    this.worker.onerror = (event) => this.receive({ type: "fatal", reason: event.message || "worker error" });
+    this.interrupt = null;
+    if (globalThis.crossOriginIsolated) {
+      this.interrupt = new Int32Array(new SharedArrayBuffer(4));
+      this.worker.postMessage({ type: "interrupt-buffer", buffer: this.interrupt });
+    }
+  }
+
+  /** Start loading Pyodide now (e.g. when the reader first touches a cell). */
+  warm() {
+    if (!this.worker) this.spawn();
+  }
+
+  /** Queue a run; handlers: onStart(), onItem(item), onDone(result, seconds), onFatal(reason). */
+  run(request, handlers) {
+    const job = { id: this.nextId++, request, handlers };
+    this.queue.push(job);
+    this.pump();
+    return job.id;
+  }
+
+  pump() {
+    if (this.current || !this.queue.length) return;
+    if (!this.worker) this.spawn();
+    this.current = this.queue.shift();
+    this.current.handlers.onStart?.();
+    this.worker.postMessage({ type: "run", id: this.current.id, ...this.current.request });
+  }
+
+  isQueued(id) {
+    return this.queue.some((job) => job.id === id);
+  }
+
+  receive(data) {
+    if (data.type === "progress") { this.onProgress?.(data, this.current); return; }
+    const job = this.current;
+    if (!job || (data.id !== undefined && data.id !== job.id)) return;
+    if (data.type === "item") job.handlers.onItem?.(data.item);
+    else if (data.type === "done") this.finish(() => job.handlers.onDone?.(data.result, data.seconds));
+    else if (data.type === "fatal") this.finish(() => job.handlers.onFatal?.(data.reason));
+  }
+
+  finish(callback) {
+    clearTimeout(this.killTimer);
+    this.current = null;
+    callback();
+    this.pump();
+  }
+
+  /** Stop run `id` (queued or running). Resolves to "dequeued", "interrupted" or "restarted". */
+  stop(id) {
+    const queued = this.queue.findIndex((job) => job.id === id);
+    if (queued >= 0) { this.queue.splice(queued, 1); return Promise.resolve("dequeued"); }
+    const job = this.current;
+    if (!job || job.id !== id) return Promise.resolve("dequeued");
+    return new Promise((resolve) => {
+      const restart = () => {
+        this.worker.terminate();
+        this.worker = null;
+        this.finish(() => { job.handlers.onStopped?.("restarted"); resolve("restarted"); });
+      };
+      if (this.interrupt) {
+        const original = job.handlers.onDone;
+        job.handlers.onDone = (result, seconds) => {
+          job.handlers.onDone = original;
+          if (result && result.error === "KeyboardInterrupt") { job.handlers.onStopped?.("interrupted", result); resolve("interrupted"); }
+          else { original?.(result, seconds); resolve("interrupted"); }
+        };
+        this.interrupt[0] = 2; // SIGINT: Python raises KeyboardInterrupt at the next bytecode
+        this.killTimer = setTimeout(restart, INTERRUPT_GRACE_MS);
+      } else {
+        restart();
+      }
+    });
+  }
+
+  /** Forget every named session's variables (the reader asked to start afresh). */
+  resetSessions() {
+    if (this.worker) this.worker.postMessage({ type: "reset" });
+  }
+}

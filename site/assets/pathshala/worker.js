@@ -1,0 +1,100 @@
+// Web Worker that owns Pyodide, so a long-running cell never freezes the page.
+// Start-up mirrors py_lessons/build/node/run_cells.mjs (the build-time runner): same staged
+// files, same py_lessons.runtime calls, hence the same output.
+// In:  {type:"run", id, code, session, figurePrefix} | {type:"reset"} | {type:"interrupt-buffer", buffer}
+// Out: {type:"progress", phase, loaded, total, names} | {type:"item", id, item} |
+//      {type:"done", id, result, seconds} | {type:"fatal", reason}
+const base = new URL("../../pyodide/", import.meta.url);
+
+let readyPromise = null;
+let pyodide, session, manifest;
+let fontCacheInstalled = false;
+
+// Bytes of finished downloads under base, from Resource Timing: honest progress without
+// fetching anything twice.
+let loadedBytes = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.name.startsWith(base.href)) loadedBytes += entry.encodedBodySize || entry.transferSize || 0;
+  }
+}).observe({ type: "resource", buffered: true });
+
+function progress(phase, total, names = []) {
+  postMessage({ type: "progress", phase, loaded: Math.min(loadedBytes, total), total, names });
+}
+
+function withTicker(phase, total, names, promise) {
+  const timer = setInterval(() => progress(phase, total, names), 200);
+  return promise.finally(() => { clearInterval(timer); progress(phase, total, names); });
+}
+
+async function start() {
+  manifest = await (await fetch(new URL("pathshala-manifest.json", base))).json();
+  const runtimeFile = manifest.packages[manifest.runtime_package].file;
+  const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.packages[manifest.runtime_package].bytes;
+  progress("core", coreTotal);
+  const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
+  pyodide = await withTicker("core", coreTotal, [], (async () => {
+    const py = await loadPyodide({ indexURL: base.href, stdout: () => {}, stderr: () => {} });
+    await py.loadPackage(manifest.runtime_package, { messageCallback: () => {} });
+    return py;
+  })());
+  session = pyodide.pyimport("py_lessons.runtime.session");
+  session.configure();
+  for (const name of manifest.font_files) {
+    const data = new Uint8Array(await (await fetch(new URL("fonts/" + name, base))).arrayBuffer());
+    pyodide.FS.mkdirTree(session.FONT_DIR);
+    pyodide.FS.writeFile(`${session.FONT_DIR}/${name}`, data);
+  }
+  void runtimeFile;
+}
+
+function packagesNeeded(code) {
+  const imports = pyodide.pyimport("pyodide.code").find_imports(code).toJs();
+  const byImport = {};
+  for (const [name, info] of Object.entries(manifest.packages)) {
+    for (const imp of info.imports || []) byImport[imp] = name;
+  }
+  const wanted = new Set();
+  const visit = (name) => {
+    if (!name || wanted.has(name) || pyodide.loadedPackages[name]) return;
+    wanted.add(name);
+    for (const dep of manifest.packages[name]?.depends || []) visit(dep);
+  };
+  for (const imp of imports) visit(byImport[imp]);
+  return [...wanted];
+}
+
+async function loadPackagesFor(code) {
+  const names = packagesNeeded(code);
+  if (names.length) {
+    const total = names.reduce((sum, n) => sum + (manifest.packages[n]?.bytes || 0), 0);
+    loadedBytes = 0;
+    await withTicker("packages", total, names, pyodide.loadPackage(names, { messageCallback: () => {} }));
+  }
+  if (!fontCacheInstalled && manifest.font_cache && pyodide.loadedPackages.matplotlib) {
+    session.install_font_cache(await (await fetch(new URL(manifest.font_cache, base))).text());
+    fontCacheInstalled = true;
+  }
+}
+
+async function run({ id, code, session: sessionName, figurePrefix }) {
+  await loadPackagesFor(code);
+  const began = performance.now();
+  const result = session.run(code, sessionName ?? null, (item) => postMessage({ type: "item", id, item: JSON.parse(item) }), figurePrefix ?? "fig");
+  postMessage({ type: "done", id, result: JSON.parse(result), seconds: (performance.now() - began) / 1000 });
+}
+
+let interruptBuffer = null;
+onmessage = async ({ data }) => {
+  if (data.type === "interrupt-buffer") { interruptBuffer = data.buffer; return; }
+  try {
+    readyPromise ??= start();
+    await readyPromise;
+    if (interruptBuffer) { pyodide.setInterruptBuffer(interruptBuffer); interruptBuffer[0] = 0; }
+    if (data.type === "run") await run(data);
+    else if (data.type === "reset") session.reset();
+  } catch (error) {
+    postMessage({ type: "fatal", id: data.id, reason: String(error && error.message || error) });
+  }
+};

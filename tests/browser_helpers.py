@@ -1,0 +1,43 @@
+"""Driving runnable cells in the page through their stable data-* hooks."""
+
+from __future__ import annotations
+
+CELL = '[data-cell-id="{}"]'
+
+OUTPUT_SNAPSHOT = """(cell) => [...cell.querySelector('[data-output]').children].map((child) =>
+    child.dataset.stream !== undefined
+      ? [child.dataset.stream, child.textContent]
+      : ['figure', (() => { const svg = child.querySelector('svg');
+          return svg ? Math.round(svg.getBoundingClientRect().width) > 0 && svg.querySelectorAll('*').length > 10 : false; })()])"""
+
+
+def cell(page, cell_id):
+    return page.locator(CELL.format(cell_id))
+
+
+def output_snapshot(page, cell_id):
+    return cell(page, cell_id).evaluate(OUTPUT_SNAPSHOT)
+
+
+def wait_state(page, cell_id, states=("done", "error"), timeout=90_000):
+    page.wait_for_function(
+        "([id, states]) => states.includes(document.querySelector(`[data-cell-id=\"${id}\"]`).dataset.state)",
+        arg=[cell_id, list(states)], timeout=timeout,
+    )
+    return cell(page, cell_id).get_attribute("data-state")
+
+
+def run_cell(page, cell_id, timeout=90_000):
+    cell(page, cell_id).locator('[data-action="run"]').click()
+    return wait_state(page, cell_id, timeout=timeout)
+
+
+def replace_code(page, cell_id, code):
+    content = cell(page, cell_id).locator(".cm-content")
+    content.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(code)
+
+
+def wait_enhanced(page):
+    page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")

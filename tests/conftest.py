@@ -1,0 +1,108 @@
+"""Shared fixtures: the site built once per test session, served on 127.0.0.1, and a real
+Chromium (Debian's package) driven by Playwright."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+]
+
+
+def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "--site-dir", str(site_dir)],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    site_dir = tmp_path_factory.mktemp("site")
+    done = build_site(site_dir)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return site_dir
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+        ".json": "application/json", ".svg": "image/svg+xml", ".woff2": "font/woff2",
+    }
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site) -> str:
+    handler = functools.partial(QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium")
+    assert executable, "Debian's chromium is not installed (the test command installs it)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class RequestLog:
+    """Every request the pages and their workers make; anything off the site's origin is aborted."""
+
+    def __init__(self, origin: str):
+        self.origin = origin
+        self.urls: list[str] = []
+        self.off_origin: list[str] = []
+
+    def record(self, request) -> None:
+        self.urls.append(request.url)
+        if not (request.url.startswith(self.origin + "/") or request.url.startswith(("data:", "blob:"))):
+            self.off_origin.append(request.url)
+
+    def route(self, route) -> None:
+        url = route.request.url
+        if url.startswith(self.origin + "/") or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            self.off_origin.append(url)
+            route.abort()
+
+
+@pytest.fixture(scope="session")
+def request_log(site_url) -> RequestLog:
+    return RequestLog(site_url)
+
+
+@pytest.fixture()
+def page(browser, site_url, request_log):
+    context = browser.new_context()
+    context.on("request", request_log.record)
+    context.route("**/*", request_log.route)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.js_errors = errors
+    yield page
+    context.close()

@@ -1,0 +1,101 @@
+"""Real Chromium, real Pyodide: every cell's in-page Run reproduces its build-time output."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from browser_helpers import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
+
+pytestmark = pytest.mark.browser
+
+
+def pages_with_cells(site_dir):
+    found = []
+    for html in sorted(site_dir.rglob("*.html")):
+        if "pyodide" in html.parts:
+            continue
+        ids = re.findall(r'data-cell-id="([^"]+)"', html.read_text(encoding="utf-8"))
+        if ids:
+            found.append(("/" + html.relative_to(site_dir).as_posix().removesuffix("index.html"), ids))
+    return found
+
+
+def test_every_cell_reproduces_its_build_output(page, site_url, built_site):
+    listed = pages_with_cells(built_site)
+    assert listed, "the built site has no runnable cells"
+    for path, ids in listed:
+        page.goto(site_url + path)
+        wait_enhanced(page)
+        for cell_id in ids:
+            before = output_snapshot(page, cell_id)
+            expects_error = cell(page, cell_id).get_attribute("data-raises") is not None
+            state = run_cell(page, cell_id)
+            after = output_snapshot(page, cell_id)
+            assert state == ("error" if expects_error else "done"), (path, cell_id, after)
+            assert after == before, f"{path} {cell_id}: the page's Run differs from the build output"
+            figures = [entry for entry in after if entry[0] == "figure"]
+            assert all(flag is True for _, flag in figures), f"{cell_id}: an empty figure"
+    assert not page.js_errors
+
+
+def test_edit_and_rerun_shows_new_output(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-numpy", "import numpy as np\nprint(np.arange(4) * 3)")
+    assert run_cell(page, "demo-numpy") == "done"
+    assert output_snapshot(page, "demo-numpy") == [["stdout", "[0 3 6 9]\n"]]
+    cell(page, "demo-numpy").locator('[data-action="reset"]').click()
+    assert "marks" in cell(page, "demo-numpy").locator(".cm-content").inner_text()
+    assert cell(page, "demo-numpy").get_attribute("data-state") == "idle"
+
+
+def test_keyboard_shortcut_runs_cell(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-streams", "print(6 * 7)")
+    page.keyboard.press("Shift+Enter")
+    assert wait_state(page, "demo-streams") == "done"
+    assert output_snapshot(page, "demo-streams") == [["stdout", "42\n"]]
+
+
+def test_raising_cell_shows_traceback_and_next_cell_still_works(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-numpy", "values = [1, 2]\nprint(values[5])")
+    assert run_cell(page, "demo-numpy") == "error"
+    snapshot = output_snapshot(page, "demo-numpy")
+    assert snapshot[-1][0] == "traceback"
+    assert "IndexError: list index out of range" in snapshot[-1][1]
+    assert 'File "<cell>", line 2' in snapshot[-1][1]
+    assert run_cell(page, "demo-streams") == "done"
+
+
+def test_infinite_loop_is_stopped_and_next_run_works(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    assert run_cell(page, "demo-streams") == "done"  # Pyodide is loaded before the loop starts
+    replace_code(page, "demo-numpy", "while True:\n    pass")
+    cell(page, "demo-numpy").locator('[data-action="run"]').click()
+    wait_state(page, "demo-numpy", states=("running",))
+    page.wait_for_timeout(300)
+    began = time.monotonic()
+    cell(page, "demo-numpy").locator('[data-action="stop"]').click()
+    wait_state(page, "demo-numpy", states=("error", "idle"), timeout=2_000)
+    stopped_after = time.monotonic() - began
+    assert stopped_after < 2.0
+    assert cell(page, "demo-numpy").locator("[data-status]").inner_text().strip()
+    replace_code(page, "demo-numpy", "print('আবার চলছে')")
+    assert run_cell(page, "demo-numpy") == "done"
+    assert output_snapshot(page, "demo-numpy") == [["stdout", "আবার চলছে\n"]]
+
+
+def test_no_request_leaves_the_site(page, site_url, request_log):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    assert run_cell(page, "demo-plot") == "done"
+    page.goto(site_url + "/")
+    assert request_log.urls, "no requests were recorded at all"
+    assert request_log.off_origin == []
