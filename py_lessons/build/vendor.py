@@ -7,6 +7,7 @@ setup step); nothing is fetched at run time.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -51,6 +52,20 @@ def _bundle_editor(node_modules: Path, cache_dir: Path) -> Path:
     return out
 
 
+BENGALI_ALIAS = "Pathshala Bangla"
+
+
+def _bengali_only_alias(css: str) -> str:
+    """The Bengali-subset @font-face again, under a family that covers Bengali code points only.
+
+    Put first in a font stack (code, figures) it draws Bangla and leaves every Latin character to
+    the fonts after it. Naming a Bangla font first matters: with <html lang="bn"> Chromium picks
+    a locale font for Bengali before walking the rest of the stack, and shows boxes.
+    """
+    blocks = re.findall(r"/\* [\w-]*-bengali-\d+-normal \*/\s*@font-face\s*\{[^}]*\}", css)
+    return "\n".join(block.replace("'Noto Sans Bengali'", f"'{BENGALI_ALIAS}'") for block in blocks)
+
+
 def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> None:
     vendor = site_dir / "assets" / "vendor"
     vendor.mkdir(parents=True, exist_ok=True)
@@ -61,7 +76,9 @@ def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> 
     (font_out / "files").mkdir(parents=True, exist_ok=True)
     css = []
     for weight in FONT_WEIGHTS:
-        css.append((font_src / f"{weight}.css").read_text(encoding="utf-8"))
+        text = (font_src / f"{weight}.css").read_text(encoding="utf-8")
+        css.append(text)
+        css.append(_bengali_only_alias(text))
         for subset in FONT_SUBSETS:
             for ext in ("woff2", "woff"):
                 name = f"noto-sans-bengali-{subset}-{weight}-normal.{ext}"
