@@ -1,0 +1,1 @@
+"""Pathshala lesson code: pure-Python helpers shared by the build and the browser."""

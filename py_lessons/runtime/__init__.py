@@ -1,0 +1,1 @@
+"""Code that also runs inside the page through Pyodide: standard library only."""
