@@ -1,1 +1,1 @@
-"""Pathshala lesson code: pure-Python helpers shared by the build and the browser."""
+"""Python side of the Pathshala course site: build-time plugin (``build``) and browser runtime (``runtime``)."""
