@@ -609,3 +609,40 @@ def test_stable_softmax_shows_the_overflow_it_avoids():
     assert out["values"]["exp_limit_float64"] == pytest.approx(np.log(np.finfo(np.float64).max))
     small = run_stepper("stable_softmax", logits=[1, 2, 3])
     assert small["values"]["naive_exp_max"] == pytest.approx(np.exp(3.0))
+
+
+# ---------------------------------------------------------------- robustness over the declared bounds
+
+def _random_value(spec, rng):
+    lo = spec.minimum if spec.minimum is not None else -1e3
+    hi = spec.maximum if spec.maximum is not None else 1e3
+    if spec.kind == "int":
+        hi = min(hi, 10 ** 10)
+    pick = rng.choice(["lo", "hi", "mid", "rand"])
+    value = {"lo": lo, "hi": hi, "mid": (lo + hi) / 2, "rand": rng.uniform(lo, hi)}[pick]
+    if spec.kind == "int":
+        return int(round(value))
+    if spec.kind == "floats":
+        n = len(spec.default)
+        return [rng.choice([lo, hi, rng.uniform(lo, hi), 0.0]) for _ in range(n)]
+    return value
+
+
+@pytest.mark.parametrize("name", REQUIRED)
+def test_extreme_inputs_give_json_or_a_value_error(name):
+    """Any input inside the declared bounds either runs (strict JSON out) or raises ValueError:
+    never OverflowError, ZeroDivisionError or a non-finite number in the output."""
+    import random
+
+    rng = random.Random(1234)
+    specs = STEPPERS[name].inputs
+    ran = 0
+    for _ in range(300):
+        kwargs = {spec.name: _random_value(spec, rng) for spec in specs}
+        try:
+            out = run_stepper(name, **kwargs)
+        except ValueError:
+            continue
+        json.dumps(out, allow_nan=False)
+        ran += 1
+    assert ran > 0

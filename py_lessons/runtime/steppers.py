@@ -296,11 +296,14 @@ def _sigmoid(z: float) -> float:
 
 
 def _softmax(zs: list[float], temperature: float = 1.0) -> list[float]:
+    return [math.exp(v) for v in _log_softmax(zs, temperature)]
+
+
+def _log_softmax(zs: list[float], temperature: float = 1.0) -> list[float]:
     scaled = [z / temperature for z in zs]
     m = max(scaled)
-    exps = [math.exp(z - m) for z in scaled]
-    total = sum(exps)
-    return [e / total for e in exps]
+    lse = m + math.log(sum(math.exp(z - m) for z in scaled))
+    return [z - lse for z in scaled]
 
 
 def _milestones(n: int) -> list[int]:
@@ -393,15 +396,17 @@ def memory_ledger(linear_params, embedding_params, other_params, block_size, sca
     "affine_quant",
     title="Scale আর zero point: একটি সংখ্যাকে পূর্ণসংখ্যায় নেওয়া আর ফেরানো",
     inputs=[
-        InputSpec("x_min", "Tensor-এর সবচেয়ে ছোট মান", -0.5, step=0.01),
-        InputSpec("x_max", "Tensor-এর সবচেয়ে বড় মান", 2.05, step=0.01),
-        InputSpec("x", "যে মানটি quantize করব", 1.234, step=0.001),
+        InputSpec("x_min", "Tensor-এর সবচেয়ে ছোট মান", -0.5, minimum=-1e6, maximum=1e6, step=0.01),
+        InputSpec("x_max", "Tensor-এর সবচেয়ে বড় মান", 2.05, minimum=-1e6, maximum=1e6, step=0.01),
+        InputSpec("x", "যে মানটি quantize করব", 1.234, minimum=-1e6, maximum=1e6, step=0.001),
         InputSpec("bits", "Bit সংখ্যা", 8, minimum=2, maximum=16, step=1, kind="int"),
     ],
 )
 def affine_quant(x_min, x_max, x, bits):
     if not x_max > x_min:
         raise InputError("x_max", "সবচেয়ে বড় মান সবচেয়ে ছোট মানের চেয়ে বড় হতে হবে; শূন্য-প্রস্থের পরিসরে scale হয় না")
+    if x_max - x_min < 1e-9:
+        raise InputError("x_max", "পরিসর প্রায় শূন্য-প্রস্থ (১০^−৯-এর কম); আরও চওড়া পরিসর দিন")
     qmin, qmax = 0, 2 ** bits - 1
     # Like PyTorch's observers, widen the range so that 0.0 is always inside it.
     lo, hi = min(x_min, 0.0), max(x_max, 0.0)
@@ -496,11 +501,17 @@ def kd_loss(teacher, student, temperature, alpha, label):
     q = _softmax(student, T)
     p1 = _softmax(teacher, 1.0)
     q1 = _softmax(student, 1.0)
-    exp_sum_t = sum(math.exp(z) for z in zt_T)
-    terms = [pi * math.log(pi / qi) if pi > 0 else 0.0 for pi, qi in zip(p, q)]
-    kl = sum(terms)
+    # log-probabilities from the stable path, so that a probability that underflows to 0
+    # never reaches log() or a division
+    log_p, log_q = _log_softmax(teacher, T), _log_softmax(student, T)
+    terms = [pi * (lp - lq) for pi, lp, lq in zip(p, log_p, log_q)]
+    kl = max(sum(terms), 0.0)  # exact KL is never negative; clear rounding dust
     kd = T * T * kl
-    ce = -math.log(q1[label])
+    ce = -_log_softmax(student, 1.0)[label]
+    shift = max(zt_T) if max(zt_T) > 700 else 0.0  # keep exp() finite for huge logits
+    exp_sum_t = sum(math.exp(z - shift) for z in zt_T)
+    exp_calc = (f"exp({fmt_vec(zt_T)}) / {fmt(exp_sum_t)}" if shift == 0.0 else
+                f"exp({fmt_vec(zt_T)} − {fmt(shift)}) / {fmt(exp_sum_t)}")
     total = a * ce + (1 - a) * kd
     grad_kd = [T * (qi - pi) for pi, qi in zip(p, q)]
     onehot = [1.0 if i == label else 0.0 for i in range(n)]
@@ -510,7 +521,7 @@ def kd_loss(teacher, student, temperature, alpha, label):
         Step("Temperature-এ ভাগ", f"{fmt_vec(teacher)} / {Ts} ;  {fmt_vec(student)} / {Ts}",
              f"{fmt_vec(zt_T)} ;  {fmt_vec(zs_T)}",
              "দুই model-এর logit T দিয়ে ভাগ করলে তাদের পারস্পরিক দূরত্ব ছোট হয়, বণ্টন নরম হয়।"),
-        Step("Teacher-এর নরম বণ্টন p", f"exp({fmt_vec(zt_T)}) / {fmt(exp_sum_t)}", fmt_vec(p),
+        Step("Teacher-এর নরম বণ্টন p", exp_calc, fmt_vec(p),
              "প্রতিটি ঘাতকে যোগফল দিয়ে ভাগ করলে সম্ভাবনা মেলে; ছোট শ্রেণিগুলোর ভাগও এখন চোখে পড়ে।"),
         Step("তুলনা: T = ১-এ teacher", f"softmax({fmt_vec(teacher)})", fmt_vec(p1),
              "Temperature ছাড়া বণ্টন প্রায় এক শ্রেণিতে জমে থাকে, অন্যগুলোর তথ্য প্রায় হারায়।"),
