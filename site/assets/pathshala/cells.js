@@ -53,7 +53,10 @@ class Cell {
     this.buttons.run.addEventListener("click", () => this.run());
     this.buttons.stop.addEventListener("click", () => this.stop());
     this.buttons.reset.addEventListener("click", () => this.reset());
-    host.addEventListener("focusin", () => sharedWorker().warm(), { once: true });
+    // The reader is about to use this cell: fetch what its imports need (matplotlib included).
+    const warmThis = () => sharedWorker().warm([this.code]);
+    root.addEventListener("focusin", warmThis, { once: true });
+    root.addEventListener("pointerenter", warmThis, { once: true });
   }
 
   get code() { return this.editor.state.doc.toString(); }
@@ -94,6 +97,7 @@ class Cell {
   finished(result, seconds) {
     clearTimeout(this.timer);
     this.jobId = null;
+    this.root.dataset.runMs = (seconds * 1000).toFixed(2); // Python's own time, for benchmarks
     if (result.ok) {
       this.setState("done");
       this.setStatus(format("cell.state.done", { seconds: seconds.toFixed(2) }));
@@ -138,10 +142,20 @@ class Cell {
   }
 }
 
+// Big packages are fetched only when the reader reaches a cell that needs them.
+const LOAD_ON_INTERACTION = ["matplotlib"];
+
 function enhance(scope = document) {
+  const fresh = [];
   for (const root of scope.querySelectorAll(".pycell[data-cell-id]:not([data-enhanced])")) {
     root.dataset.enhanced = "";
-    new Cell(root);
+    fresh.push(new Cell(root));
+  }
+  if (fresh.length) {
+    // Once the page is idle, start Python and the small packages its cells import (numpy), so
+    // the first Run does not wait for the whole download.
+    const whenIdle = globalThis.requestIdleCallback ?? ((fn) => setTimeout(fn, 200));
+    whenIdle(() => sharedWorker().warm(fresh.map((cell) => cell.code), LOAD_ON_INTERACTION));
   }
 }
 

@@ -24,9 +24,10 @@ export class PythonWorker {
     }
   }
 
-  /** Start loading Pyodide now (e.g. when the reader first touches a cell). */
-  warm() {
+  /** Start loading Pyodide and the packages the `codes` import (except `skip`) before any Run. */
+  warm(codes = [], skip = []) {
     if (!this.worker) this.spawn();
+    this.worker.postMessage({ type: "warm", codes, skip });
   }
 
   /** Queue a run; handlers: onStart(), onItem(item), onDone(result, seconds), onFatal(reason). */

@@ -1,7 +1,8 @@
 // Web Worker that owns Pyodide, so a long-running cell never freezes the page.
 // Start-up mirrors py_lessons/build/node/run_cells.mjs (the build-time runner): same staged
 // files, same py_lessons.runtime calls, hence the same output.
-// In:  {type:"run", id, code, session, figurePrefix} | {type:"reset"} | {type:"interrupt-buffer", buffer}
+// In:  {type:"run", id, code, session, figurePrefix} | {type:"warm", codes, skip} | {type:"reset"} |
+//      {type:"interrupt-buffer", buffer}
 // Out: {type:"progress", phase, loaded, total, names} | {type:"item", id, item} |
 //      {type:"done", id, result, seconds} | {type:"fatal", reason}
 const base = new URL("../../pyodide/", import.meta.url);
@@ -49,8 +50,9 @@ async function start() {
   void runtimeFile;
 }
 
-function packagesNeeded(code) {
-  const imports = pyodide.pyimport("pyodide.code").find_imports(code).toJs();
+function packagesNeeded(codes, skip = []) {
+  const findImports = pyodide.pyimport("pyodide.code").find_imports;
+  const imports = codes.flatMap((code) => findImports(code).toJs()); // [] for code that does not parse
   const byImport = {};
   for (const [name, info] of Object.entries(manifest.packages)) {
     for (const imp of info.imports || []) byImport[imp] = name;
@@ -61,12 +63,12 @@ function packagesNeeded(code) {
     wanted.add(name);
     for (const dep of manifest.packages[name]?.depends || []) visit(dep);
   };
-  for (const imp of imports) visit(byImport[imp]);
+  for (const imp of imports) if (!skip.includes(byImport[imp])) visit(byImport[imp]);
   return [...wanted];
 }
 
-async function loadPackagesFor(code) {
-  const names = packagesNeeded(code);
+async function loadPackagesFor(codes, skip = []) {
+  const names = packagesNeeded(codes, skip);
   if (names.length) {
     const total = names.reduce((sum, n) => sum + (manifest.packages[n]?.bytes || 0), 0);
     loadedBytes = 0;
@@ -79,7 +81,7 @@ async function loadPackagesFor(code) {
 }
 
 async function run({ id, code, session: sessionName, figurePrefix }) {
-  await loadPackagesFor(code);
+  await loadPackagesFor([code]);
   const began = performance.now();
   const result = session.run(code, sessionName ?? null, (item) => postMessage({ type: "item", id, item: JSON.parse(item) }), figurePrefix ?? "fig");
   postMessage({ type: "done", id, result: JSON.parse(result), seconds: (performance.now() - began) / 1000 });
@@ -93,6 +95,7 @@ onmessage = async ({ data }) => {
     await readyPromise;
     if (interruptBuffer) { pyodide.setInterruptBuffer(interruptBuffer); interruptBuffer[0] = 0; }
     if (data.type === "run") await run(data);
+    else if (data.type === "warm") await loadPackagesFor(data.codes, data.skip);
     else if (data.type === "reset") session.reset();
   } catch (error) {
     postMessage({ type: "fatal", id: data.id, reason: String(error && error.message || error) });

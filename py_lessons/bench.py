@@ -1,0 +1,150 @@
+"""Benchmark of the reader's experience; prints JSON (numbers, never pass/fail).
+
+    ./pathshala bench [--repeat 3]
+
+Measured in Debian's Chromium against the built site on 127.0.0.1, each cold run in a new
+browser context (empty cache): page open -> first NumPy output, -> first plot; warm re-run of a
+small cell (wall time in the page vs the time Python itself took inside Pyodide); bytes moved
+before the first output and before any Run; and the same cells in CPython for ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NUMPY_CELL = "demo-numpy"
+PLOT_CELL = "demo-plot"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-quic"]
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm"}
+
+    def log_message(self, *args):
+        pass
+
+
+def _serve(folder: Path):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def _wait_done(page, cell_id):
+    page.wait_for_function(
+        "id => ['done', 'error'].includes(document.querySelector(`[data-cell-id=\"${id}\"]`).dataset.state)",
+        arg=cell_id, timeout=120_000)
+
+
+def _cold_run(browser, url, cell_id):
+    context = browser.new_context()
+    moved = {"bytes": 0}
+
+    def count(request):
+        try:
+            moved["bytes"] += request.sizes()["responseBodySize"]
+        except Exception:  # noqa: BLE001 - a request that failed moved nothing
+            pass
+
+    context.on("requestfinished", count)
+    page = context.new_page()
+    began = time.perf_counter()
+    page.goto(url + "/demo/", wait_until="load")
+    page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
+    loaded_bytes = moved["bytes"]
+    page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
+    _wait_done(page, cell_id)
+    seconds = time.perf_counter() - began
+    out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded_bytes}
+    return out, context, page
+
+
+# Click Run inside the page and resolve when data-state says the run ended: no polling delay.
+_TIMED_RUN = """(id) => new Promise((resolve) => {
+  const cell = document.querySelector(`[data-cell-id="${id}"]`);
+  const began = performance.now();
+  const watch = new MutationObserver(() => {
+    if (['done', 'error'].includes(cell.dataset.state)) { watch.disconnect(); resolve(performance.now() - began); }
+  });
+  watch.observe(cell, { attributes: true, attributeFilter: ['data-state'] });
+  cell.querySelector('[data-action="run"]').click();
+})"""
+
+
+def _warm_rerun(page, cell_id):
+    """(wall ms in the page, ms Python itself ran inside Pyodide) for one Run of a loaded cell."""
+    wall_ms = page.evaluate(_TIMED_RUN, cell_id)
+    inside_ms = float(page.get_attribute(f'[data-cell-id="{cell_id}"]', "data-run-ms"))
+    return wall_ms, inside_ms
+
+
+def _cpython_seconds(site_md: Path, cell_id: str):
+    """The same cell's code timed in this machine's CPython (None when numpy is not installed)."""
+    from py_lessons.build.cells import find_cells
+
+    code = next(c.code for c in find_cells(site_md.read_text(encoding="utf-8"), "demo") if c.cell_id == cell_id)
+    script = ("import time,io,contextlib,os\nos.environ['MPLBACKEND']='agg'\n"
+              "t=time.perf_counter()\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+              f"    exec(compile({code!r}, '<cell>', 'exec'), {{'__name__': '__main__'}})\n"
+              "print(time.perf_counter()-t)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    return float(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    site = Path(tempfile.mkdtemp(prefix="pathshala-bench-"))
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)], cwd=ROOT, check=True,
+                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    server, url = _serve(site)
+    runs = {"first_numpy_output_s": [], "first_plot_s": [], "bytes_before_first_output": [],
+            "page_bytes_before_run": [], "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        for _ in range(args.repeat):
+            numpy_run, context, page = _cold_run(browser, url, NUMPY_CELL)
+            runs["first_numpy_output_s"].append(numpy_run["seconds"])
+            runs["bytes_before_first_output"].append(numpy_run["bytes_before_output"])
+            runs["page_bytes_before_run"].append(numpy_run["page_bytes_before_run"])
+            for _ in range(5):
+                wall, inside = _warm_rerun(page, NUMPY_CELL)
+                runs["warm_rerun_wall_ms"].append(wall)
+                runs["warm_rerun_in_pyodide_ms"].append(inside)
+            context.close()
+            plot_run, context, _ = _cold_run(browser, url, PLOT_CELL)
+            runs["first_plot_s"].append(plot_run["seconds"])
+            context.close()
+        browser.close()
+    server.shutdown()
+    shutil.rmtree(site, ignore_errors=True)
+
+    medians = {key: round(statistics.median(values), 3) for key, values in runs.items()}
+    medians["warm_overhead_ms"] = round(medians["warm_rerun_wall_ms"] - medians["warm_rerun_in_pyodide_ms"], 1)
+    demo = ROOT / "site" / "demo" / "index.md"
+    cpython = {cell: _cpython_seconds(demo, cell) for cell in (NUMPY_CELL, PLOT_CELL)}
+    print(json.dumps({"medians": medians, "runs": {k: [round(v, 3) for v in vals] for k, vals in runs.items()},
+                      "cpython_seconds": cpython, "repeat": args.repeat, "cpu_count": os.cpu_count()}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
