@@ -52,13 +52,34 @@ def test_edit_and_rerun_shows_new_output(page, site_url):
     assert cell(page, "demo-numpy").get_attribute("data-state") == "idle"
 
 
-def test_keyboard_shortcut_runs_cell(page, site_url):
+@pytest.mark.parametrize("shortcut", ["Shift+Enter", "Control+Enter"])
+def test_keyboard_shortcut_runs_cell(page, site_url, shortcut):
     page.goto(site_url + "/demo/")
     wait_enhanced(page)
     replace_code(page, "demo-streams", "print(6 * 7)")
-    page.keyboard.press("Shift+Enter")
+    page.keyboard.press(shortcut)
     assert wait_state(page, "demo-streams") == "done"
     assert output_snapshot(page, "demo-streams") == [["stdout", "42\n"]]
+    # the shortcut ran the cell; it did not insert a line break into the code
+    assert cell(page, "demo-streams").locator(".cm-content").inner_text().strip() == "print(6 * 7)"
+
+
+def test_first_run_shows_bangla_loading_progress(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    page.evaluate("""() => {
+        window.__statusSeen = [];
+        const status = document.querySelector('[data-cell-id="demo-plot"] [data-status]');
+        new MutationObserver(() => window.__statusSeen.push(status.textContent))
+            .observe(status, { childList: true, characterData: true, subtree: true });
+    }""")
+    assert run_cell(page, "demo-plot") == "done"
+    seen = page.evaluate("window.__statusSeen")
+    loading = [text for text in seen if "%" in text]
+    assert loading, seen
+    assert all("লোড হচ্ছে" in text for text in loading)
+    assert any("matplotlib" in text for text in loading)  # the plot's own package download is shown
+    assert "সেকেন্ড" in seen[-1]
 
 
 def test_raising_cell_shows_traceback_and_next_cell_still_works(page, site_url):
