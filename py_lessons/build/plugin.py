@@ -25,6 +25,7 @@ from .cache import CellCache, cell_key
 from .node_runner import PyodideRunner, RunnerError
 from .render import render_cell
 from .staging import StagingError, resolve_source, stage
+from .values import ValueMacroError, expand as expand_values
 from .vendor import VendorError, plot_fonts, write_vendor_assets
 
 log = logging.getLogger("mkdocs.plugins.py_lessons")
@@ -40,6 +41,7 @@ class LessonsConfig(Config):
     cache_dir = c.Type(str, default=".cache/py_lessons")
     cell_timeout = c.Type((int, float), default=120)
     pyodide_url = c.Type(str, default="pyodide")  # folder inside the site
+    runs_dir = c.Type(str, default="gpu_runs/results")  # gpu_runs result files quoted by pages
 
 
 class LessonsPlugin(BasePlugin[LessonsConfig]):
@@ -89,6 +91,10 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(f"{source}: {exc}") from exc
         self._page_cells = {spec.index: spec for spec in specs}
         self._page_results = self._run_page(source, specs) if specs else {}
+        try:
+            markdown = expand_values(markdown, self.root / self.config.runs_dir)
+        except ValueMacroError as exc:
+            raise PluginError(f"{source}: {exc}") from exc
         return cellmod.tag_cells(markdown)
 
     def _run_page(self, source: str, specs: list[cellmod.CellSpec]) -> dict[int, dict]:
