@@ -120,3 +120,67 @@ def test_no_request_leaves_the_site(page, site_url, request_log):
     page.goto(site_url + "/")
     assert request_log.urls, "no requests were recorded at all"
     assert request_log.off_origin == []
+
+
+@pytest.mark.parametrize("code, explain_key, error_line", [
+    ("print(undefined_name)", "explain.NameError", "NameError: name 'undefined_name' is not defined"),
+    ("import numpy as np\nnp.ones((2, 3)) @ np.ones((2, 3))", "explain.ValueError.shape", "ValueError: matmul"),
+    ("import torch", "explain.ModuleNotFoundError.torch", "ModuleNotFoundError: No module named 'torch'"),
+    ("import requests", "explain.ModuleNotFoundError.network", "No module named 'requests'"),
+    ("x = input('নাম? ')", "explain.input", "InputNotAvailable"),
+    ("if True\n    pass", "explain.SyntaxError", "SyntaxError"),
+])
+def test_common_errors_get_a_bangla_explanation_below_the_traceback(page, site_url, code, explain_key, error_line):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-streams", code)
+    assert run_cell(page, "demo-streams") == "error"
+    traceback = output_snapshot(page, "demo-streams")[-1]
+    assert traceback[0] == "traceback" and error_line in traceback[1]
+    note = cell(page, "demo-streams").locator('[data-note="explain"]')
+    assert note.get_attribute("data-explain") == explain_key
+    assert re.search("[\u0980-\u09ff]", note.inner_text())  # Bangla text
+    if explain_key.endswith("torch"):
+        href = note.locator("a").get_attribute("href")
+        assert href.startswith(site_url) and href.endswith("/runs/")
+
+
+def test_output_is_text_never_markup(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    page.evaluate("window.__xss = 0")
+    replace_code(page, "demo-streams", "print('<img src=x onerror=\"window.__xss=1\">')\n"
+                                      "raise ValueError('<script>window.__xss=2</script>')")
+    assert run_cell(page, "demo-streams") == "error"
+    assert cell(page, "demo-streams").locator("[data-output] img, [data-output] script").count() == 0
+    assert "<img src=x" in output_snapshot(page, "demo-streams")[0][1]
+    assert page.evaluate("window.__xss") == 0
+
+
+def test_output_flood_is_truncated_and_page_stays_responsive(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    assert run_cell(page, "demo-streams") == "done"  # Python loaded first
+    replace_code(page, "demo-streams", "for i in range(10**6):\n    print(i)")
+    page.evaluate("""() => { window.__gaps = []; let last = performance.now();
+        const tick = (now) => { window.__gaps.push(now - last); last = now; if (window.__gaps.length < 100000) requestAnimationFrame(tick); };
+        requestAnimationFrame(tick); }""")
+    assert run_cell(page, "demo-streams", timeout=120_000) == "done"
+    text = output_snapshot(page, "demo-streams")[0][1]
+    assert text.startswith("0\n1\n2\n") and len(text) < 200_000
+    assert cell(page, "demo-streams").locator('[data-note="truncated"]').count() == 1
+    longest_gap_ms = max(page.evaluate("window.__gaps"))
+    print(f"longest frame gap during the flood: {longest_gap_ms:.0f} ms")
+    assert longest_gap_ms < 1000  # the page kept painting (the worker did the work)
+
+
+def test_two_cells_run_at_once_are_queued_and_each_output_lands_in_its_cell(page, site_url):
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-numpy", "import time\ntime.sleep(0.5)\nprint('প্রথম')")
+    replace_code(page, "demo-streams", "print('দ্বিতীয়')")
+    cell(page, "demo-numpy").locator('[data-action="run"]').click()
+    cell(page, "demo-streams").locator('[data-action="run"]').click()
+    assert wait_state(page, "demo-numpy") == "done" and wait_state(page, "demo-streams") == "done"
+    assert output_snapshot(page, "demo-numpy") == [["stdout", "প্রথম\n"]]
+    assert output_snapshot(page, "demo-streams") == [["stdout", "দ্বিতীয়\n"]]

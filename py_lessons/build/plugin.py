@@ -89,6 +89,8 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             specs = cellmod.find_cells(markdown, slug, page.meta.get("cell_session"))
         except cellmod.CellSyntaxError as exc:
             raise PluginError(f"{source}: {exc}") from exc
+        depth = page.url.count("/") if page.url else 0
+        self._root_url = "../" * depth
         self._page_cells = {spec.index: spec for spec in specs}
         self._page_results = self._run_page(source, specs) if specs else {}
         try:
@@ -164,7 +166,8 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         spec = self._page_cells[index]
         entry = self._page_results[index]
         return render_cell(spec.cell_id, spec.code, entry["items"], entry["result"],
-                           session=spec.session, raises=spec.raises, timeout=spec.timeout)
+                           session=spec.session, raises=spec.raises, timeout=spec.timeout,
+                           root_url=self._root_url)
 
     # -- output ----------------------------------------------------------------------------
     def on_post_build(self, config):

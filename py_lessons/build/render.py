@@ -31,8 +31,26 @@ def render_items(items: list[dict], result: dict) -> str:
     return "".join(parts)
 
 
+RUNS_PAGE = "runs/"  # the page listing every real run, linked from the "no torch here" note
+
+
+def render_notes(result: dict, root_url: str) -> str:
+    """Notes under the output (never inside it): a friendly explanation, a truncation notice."""
+    notes = []
+    if result.get("truncated"):
+        notes.append(f'<p class="pycell-note" data-note="truncated">{escape(t("cell.output.truncated"))}</p>')
+    key = result.get("explain")
+    if key:
+        link = ""
+        if key == "explain.ModuleNotFoundError.torch":
+            link = f' <a href="{escape(root_url + RUNS_PAGE)}">{escape(t("explain.runs.link"))}</a>'
+        notes.append(f'<p class="pycell-note pycell-explain" data-note="explain" data-explain="{escape(key)}">'
+                     f'<strong>{escape(t("explain.title"))}</strong> {escape(t(key))}{link}</p>')
+    return "".join(notes)
+
+
 def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, session: str | None,
-                raises: str | None, timeout: float | None) -> str:
+                raises: str | None, timeout: float | None, root_url: str = "") -> str:
     attrs = [f'data-cell-id="{escape(cell_id)}"', 'data-state="idle"']
     if session:
         attrs.append(f'data-session="{escape(session)}"')
@@ -53,5 +71,6 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<div class="pycell-output-label">{escape(t("cell.output"))} '
         f'<span data-output-origin>{escape(t("cell.output.build"))}</span></div>'
         f'<div class="pycell-output" data-output>{render_items(items, result)}</div>'
+        f'<div class="pycell-notes" data-notes>{render_notes(result, root_url)}</div>'
         f"</div>"
     )

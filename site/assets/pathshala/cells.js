@@ -4,7 +4,7 @@
 import { EditorView, basicSetup, keymap, Prec, python } from "../vendor/editor.js";
 import strings from "./strings.js";
 import { PythonWorker } from "./python-worker.js";
-import { renderItem, renderTraceback } from "./output.js";
+import { renderItem, renderNotes, renderTraceback } from "./output.js";
 
 const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
@@ -29,12 +29,14 @@ class Cell {
     this.root = root;
     this.id = root.dataset.cellId;
     this.output = root.querySelector("[data-output]");
+    this.notes = root.querySelector("[data-notes]");
     this.status = root.querySelector("[data-status]");
     this.origin = root.querySelector("[data-output-origin]");
     this.buttons = Object.fromEntries([...root.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b]));
     const host = root.querySelector("[data-editor]");
     this.originalCode = host.textContent.replace(/\n$/, "");
     this.buildOutput = this.output.cloneNode(true);
+    this.buildNotes = this.notes.cloneNode(true);
     this.jobId = null;
     host.replaceChildren();
     this.editor = new EditorView({
@@ -73,6 +75,7 @@ class Cell {
     if (this.jobId !== null) return; // already queued or running
     const py = sharedWorker();
     this.output.replaceChildren();
+    this.notes.replaceChildren();
     this.origin.textContent = strings["cell.output.live"];
     this.setState("queued");
     this.setStatus(strings["cell.state.queued"]);
@@ -98,9 +101,11 @@ class Cell {
     clearTimeout(this.timer);
     this.jobId = null;
     this.root.dataset.runMs = (seconds * 1000).toFixed(2); // Python's own time, for benchmarks
+    renderNotes(this.notes, result, strings);
     if (result.ok) {
       this.setState("done");
-      this.setStatus(format("cell.state.done", { seconds: seconds.toFixed(2) }));
+      const done = format("cell.state.done", { seconds: seconds.toFixed(2) });
+      this.setStatus(result.exit_code !== undefined ? `${strings["cell.exit"]} ${done}` : done);
     } else {
       renderTraceback(this.output, result.traceback);
       this.setState("error");
@@ -136,6 +141,8 @@ class Cell {
     this.editor.dispatch({ changes: { from: 0, to: this.editor.state.doc.length, insert: this.originalCode } });
     this.output.replaceWith(this.buildOutput.cloneNode(true));
     this.output = this.root.querySelector("[data-output]");
+    this.notes.replaceWith(this.buildNotes.cloneNode(true));
+    this.notes = this.root.querySelector("[data-notes]");
     this.origin.textContent = strings["cell.output.build"];
     this.setState("idle");
     this.setStatus(strings["cell.state.reset"]);

@@ -44,3 +44,33 @@ export function renderItem(output, item) {
 export function renderTraceback(output, text) {
   appendText(output, "traceback", text);
 }
+
+const RUNS_PAGE = new URL("../../runs/", import.meta.url); // site root is two folders up
+
+/** Notes under the output (outside [data-output]), the same ones the build renders. */
+export function renderNotes(notes, result, strings) {
+  notes.replaceChildren();
+  const add = (kind, text) => {
+    const p = document.createElement("p");
+    p.className = "pycell-note";
+    p.dataset.note = kind;
+    p.append(text);
+    notes.append(p);
+    return p;
+  };
+  if (result.truncated) add("truncated", strings["cell.output.truncated"]);
+  if (result.explain && strings[result.explain]) {
+    const p = add("explain", "");
+    p.classList.add("pycell-explain");
+    p.dataset.explain = result.explain;
+    const title = document.createElement("strong");
+    title.textContent = strings["explain.title"];
+    p.append(title, " ", strings[result.explain]);
+    if (result.explain === "explain.ModuleNotFoundError.torch") {
+      const link = document.createElement("a");
+      link.href = RUNS_PAGE.href;
+      link.textContent = strings["explain.runs.link"];
+      p.append(" ", link);
+    }
+  }
+}

@@ -56,7 +56,12 @@ export class PythonWorker {
     if (!job || (data.id !== undefined && data.id !== job.id)) return;
     if (data.type === "item") job.handlers.onItem?.(data.item);
     else if (data.type === "done") this.finish(() => job.handlers.onDone?.(data.result, data.seconds));
-    else if (data.type === "fatal") this.finish(() => job.handlers.onFatal?.(data.reason));
+    else if (data.type === "fatal") {
+      // Pyodide cannot be trusted after a fatal error (e.g. memory exhausted): start afresh next run.
+      this.worker.terminate();
+      this.worker = null;
+      this.finish(() => job.handlers.onFatal?.(data.reason));
+    }
   }
 
   finish(callback) {

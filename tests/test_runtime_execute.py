@@ -1,0 +1,78 @@
+"""The runtime's cell runner in CPython (the same pure-Python code Pyodide runs)."""
+
+from __future__ import annotations
+
+from py_lessons.runtime.execute import merge_items, run_cell
+
+
+def run(code, **kwargs):
+    items = []
+    result = run_cell(code, None, items.append, **kwargs)
+    return merge_items(items), result
+
+
+def test_stdout_and_stderr_are_separate_items_in_order():
+    items, result = run("import sys\nprint('a')\nprint('b', file=sys.stderr)\nprint('c')")
+    assert result == {"ok": True}
+    assert items == [{"type": "stdout", "text": "a\n"}, {"type": "stderr", "text": "b\n"}, {"type": "stdout", "text": "c\n"}]
+
+
+def test_traceback_starts_at_the_cell_and_names_its_line():
+    items, result = run("x = 1\ny = [x][3]")
+    assert result["ok"] is False and result["error"] == "IndexError"
+    assert result["traceback"].startswith("Traceback (most recent call last):\n  File \"<cell>\", line 2")
+    assert "execute.py" not in result["traceback"]
+
+
+def test_output_flood_is_truncated_and_flagged():
+    items, result = run("for i in range(100000):\n    print(i)", max_output_chars=1000)
+    text = "".join(item["text"] for item in items)
+    assert len(text) == 1000
+    assert text.startswith("0\n1\n2\n")
+    assert result == {"ok": True, "truncated": True}
+
+
+def test_writes_are_batched_not_one_item_per_print():
+    items = []
+    run_cell("for i in range(5000):\n    print(i)", None, items.append)
+    assert 1 <= len(items) < 100
+
+
+def test_input_explains_itself_instead_of_hanging():
+    _, result = run("name = input('নাম? ')")
+    assert result["error"] == "InputNotAvailable"
+    assert "put the value in the code" in result["message"]
+
+
+def test_sys_exit_ends_the_run_quietly_unless_the_code_is_an_error():
+    items, result = run("import sys\nprint('before')\nsys.exit()\nprint('after')")
+    assert items == [{"type": "stdout", "text": "before\n"}]
+    assert result == {"ok": True, "exit_code": 0}
+    _, result = run("import sys\nsys.exit(3)")
+    assert result["ok"] is False and result["error"] == "SystemExit" and result["exit_code"] == 3
+
+
+def test_a_fresh_namespace_each_run_unless_shared():
+    namespace = {"__name__": "__main__"}
+    run_cell("x = 41", namespace, lambda item: None)
+    items = []
+    assert run_cell("print(x + 1)", namespace, items.append) == {"ok": True}
+    assert items == [{"type": "stdout", "text": "42\n"}]
+    _, result = run("print(x)")
+    assert result["error"] == "NameError"
+
+
+def test_figures_keep_their_place_between_prints():
+    import matplotlib
+
+    matplotlib.use("module://py_lessons.runtime.mpl_backend")
+    items, result = run(
+        "import matplotlib.pyplot as plt\nprint('before')\nplt.plot([1, 2])\nplt.title('<b>শিরোনাম</b>')\n"
+        "plt.show()\nprint('after')\nplt.plot([2, 1])"  # never shown: still emitted at the end
+    )
+    assert result == {"ok": True}
+    assert [item["type"] for item in items] == ["stdout", "figure", "stdout", "figure"]
+    svg = items[1]["svg"]
+    assert svg.startswith("<svg") and 'class="mpl-figure"' in svg
+    assert "&lt;b&gt;শিরোনাম&lt;/b&gt;" in svg and "<b>" not in svg  # text stays text
+    assert "<?xml" not in svg and "*{" not in svg  # inline-ready, no page-wide style rule
