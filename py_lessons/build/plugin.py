@@ -20,6 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from . import cells as cellmod
+from . import components as componentmod
 from ..runtime.execute import merge_items
 from .cache import CellCache, cell_key
 from .node_runner import PyodideRunner, RunnerError
@@ -71,6 +72,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
                        "format": self._format_cell, "validator": self._validate_cell})
         if "pymdownx.superfences" not in config.markdown_extensions:
             config.markdown_extensions.append("pymdownx.superfences")
+        self.components = componentmod.register(config, self)  # steppers, quizzes, glossary, progress
         return config
 
     # -- running cells ---------------------------------------------------------------------
@@ -87,6 +89,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             specs = cellmod.find_cells(markdown, slug, page.meta.get("cell_session"))
         except cellmod.CellSyntaxError as exc:
             raise PluginError(f"{source}: {exc}") from exc
+        self.components.on_page_markdown(markdown, page, files)
         self._page_cells = {spec.index: spec for spec in specs}
         self._page_results = self._run_page(source, specs) if specs else {}
         return cellmod.tag_cells(markdown)
@@ -160,9 +163,13 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         return render_cell(spec.cell_id, spec.code, entry["items"], entry["result"],
                            session=spec.session, raises=spec.raises, timeout=spec.timeout)
 
+    def on_page_content(self, html, page, config, files):
+        return self.components.on_page_content(html, page)
+
     # -- output ----------------------------------------------------------------------------
     def on_post_build(self, config):
         site_dir = Path(config.site_dir)
+        self.components.on_post_build(site_dir)
         target = site_dir / self.config.pyodide_url
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(self.staged.path, target)
