@@ -104,7 +104,7 @@ def render(parsed: dict) -> str:
         f'data-initial="{attr(initial)}" aria-labelledby="{attr(cid)}-caption">'
         f'<p class="pz-stepper-caption" id="{attr(cid)}-caption">{text(caption)}</p>'
         f'{render_form(parsed) if editable else ""}'
-        f'<div class="pz-scroll"><table class="pz-stepper-table">'
+        f'<div class="pz-scroll" tabindex="0" role="region" aria-labelledby="{attr(cid)}-caption"><table class="pz-stepper-table">'
         f'<thead><tr><th scope="col">{text(t("stepper.col.step"))}</th><th scope="col">{text(t("stepper.col.what"))}</th>'
         f'<th scope="col">{text(t("stepper.col.calc"))}</th><th scope="col">{text(t("stepper.col.result"))}</th></tr></thead>'
         f'<tbody data-rows>{render_rows(steps)}</tbody></table></div>'

@@ -3,7 +3,8 @@
 // in [data-output]; this module only adds behaviour, so a page without JS still reads fine.
 import { EditorView, basicSetup, keymap, Prec, python } from "../vendor/editor.js";
 import strings from "./strings.js";
-import { PythonWorker } from "./python-worker.js";
+import { sharedPythonWorker } from "./python-worker.js";
+import { pageKey, store } from "./components/common.js";
 import { renderItem, renderTraceback } from "./output.js";
 
 const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
@@ -11,7 +12,7 @@ const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
 let worker = null;
 function sharedWorker() {
-  worker ??= new PythonWorker({
+  worker ??= sharedPythonWorker({
     onProgress(progress, job) {
       const cell = job?.handlers.cell;
       if (!cell) return;
@@ -36,9 +37,13 @@ class Cell {
     this.originalCode = host.textContent.replace(/\n$/, "");
     this.buildOutput = this.output.cloneNode(true);
     this.jobId = null;
+    // The reader's edits persist per cell across reloads (Reset forgets them).
+    this.storeKey = pageKey("cell", this.id);
+    const saved = store.get(this.storeKey);
+    const restored = typeof saved === "string" && saved !== this.originalCode;
     host.replaceChildren();
     this.editor = new EditorView({
-      doc: this.originalCode,
+      doc: restored ? saved : this.originalCode,
       parent: host,
       extensions: [
         Prec.highest(keymap.of([
@@ -48,8 +53,10 @@ class Cell {
         basicSetup,
         python(),
         EditorView.contentAttributes.of({ "aria-label": strings["cell.editor"] }),
+        EditorView.updateListener.of((update) => { if (update.docChanged) this.saveEdits(); }),
       ],
     });
+    if (restored) this.setStatus(strings["cell.state.restored"]);
     this.buttons.run.addEventListener("click", () => this.run());
     this.buttons.stop.addEventListener("click", () => this.stop());
     this.buttons.reset.addEventListener("click", () => this.reset());
@@ -57,6 +64,11 @@ class Cell {
   }
 
   get code() { return this.editor.state.doc.toString(); }
+
+  saveEdits() {
+    if (this.code === this.originalCode) store.remove(this.storeKey);
+    else store.set(this.storeKey, this.code);
+  }
 
   setState(state) {
     this.root.dataset.state = state;
