@@ -49,6 +49,8 @@ class MathRenderer:
         def replace(match: re.Match) -> str:
             job = (htmllib.unescape(match[2]).strip(), match[1] == "div")
             tag = match[1]
-            return f'<{tag} class="pz-math{" pz-math-display" if tag == "div" else ""}">{self.cache[job]}</{tag}>'
+            if tag == "div":  # a wide display formula scrolls by itself (focusable, for the keyboard)
+                return f'<div class="pz-math pz-math-display" tabindex="0">{self.cache[job]}</div>'
+            return f'<span class="pz-math">{self.cache[job]}</span>'
 
         return MATH.sub(replace, page_html)
