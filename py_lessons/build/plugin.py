@@ -20,6 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from . import cells as cellmod
+from . import components as componentmod
 from ..runtime.execute import merge_items
 from .cache import CellCache, cell_key
 from .node_runner import PyodideRunner, RunnerError
@@ -73,6 +74,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
                        "format": self._format_cell, "validator": self._validate_cell})
         if "pymdownx.superfences" not in config.markdown_extensions:
             config.markdown_extensions.append("pymdownx.superfences")
+        self.components = componentmod.register(config, self)  # steppers, quizzes, glossary, progress
         return config
 
     # -- running cells ---------------------------------------------------------------------
@@ -91,6 +93,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(f"{source}: {exc}") from exc
         depth = page.url.count("/") if page.url else 0
         self._root_url = "../" * depth
+        self.components.on_page_markdown(markdown, page, files)
         self._page_cells = {spec.index: spec for spec in specs}
         self._page_results = self._run_page(source, specs) if specs else {}
         try:
@@ -169,9 +172,13 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
                            session=spec.session, raises=spec.raises, timeout=spec.timeout,
                            root_url=self._root_url)
 
+    def on_page_content(self, html, page, config, files):
+        return self.components.on_page_content(html, page)
+
     # -- output ----------------------------------------------------------------------------
     def on_post_build(self, config):
         site_dir = Path(config.site_dir)
+        self.components.on_post_build(site_dir)
         target = site_dir / self.config.pyodide_url
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(self.staged.path, target)

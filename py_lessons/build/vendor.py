@@ -24,6 +24,11 @@ FONT_SUBSETS = ("bengali", "latin", "latin-ext")
 PLOT_FONT = ("NotoSansBengali-Regular.ttf", "files/noto-sans-bengali-bengali-400-normal.woff")
 
 
+# (npm package, folder inside it, folder under assets/vendor/): copied as they are.
+# KaTeX's stylesheet and fonts: formulas are rendered to HTML at build time (components/math.py).
+TREES = [("katex", "dist/fonts", "katex/fonts"), ("katex", "dist/katex.min.css", "katex/katex.min.css")]
+
+
 class VendorError(RuntimeError):
     pass
 
@@ -84,6 +89,16 @@ def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> 
                 name = f"noto-sans-bengali-{subset}-{weight}-normal.{ext}"
                 shutil.copyfile(font_src / "files" / name, font_out / "files" / name)
     (font_out / "fonts.css").write_text("\n".join(css), encoding="utf-8")
+
+    for package, inside, target in TREES:
+        source, dest = node_modules / package / inside, vendor / target
+        if not source.exists():
+            raise VendorError(f"{source} is missing: run the setup in README.md (npm ci)")
+        if source.is_dir():
+            shutil.copytree(source, dest, dirs_exist_ok=True)
+        else:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, dest)
 
     strings = site_dir / "assets" / "pathshala" / "strings.js"
     strings.parent.mkdir(parents=True, exist_ok=True)

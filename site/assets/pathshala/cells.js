@@ -3,24 +3,26 @@
 // in [data-output]; this module only adds behaviour, so a page without JS still reads fine.
 import { EditorView, basicSetup, keymap, Prec, python } from "../vendor/editor.js";
 import strings from "./strings.js";
-import { PythonWorker } from "./python-worker.js";
+import { sharedPythonWorker } from "./python-worker.js";
+import { pageKey, store } from "./components/common.js";
 import { renderItem, renderNotes, renderTraceback } from "./output.js";
 
 const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
-let worker = null;
+// Loading progress goes to whichever cell or component (handlers.cell with setStatus) is waiting.
+function showProgress(progress, job) {
+  const cell = job?.handlers.cell;
+  if (!cell) return;
+  const percent = progress.total ? Math.round((100 * progress.loaded) / progress.total) : 0;
+  cell.setStatus(progress.phase === "core"
+    ? format("loader.progress", { percent, loaded: megabytes(progress.loaded), total: megabytes(progress.total) })
+    : format("loader.packages", { names: progress.names.join(", "), percent }));
+}
+
 function sharedWorker() {
-  worker ??= new PythonWorker({
-    onProgress(progress, job) {
-      const cell = job?.handlers.cell;
-      if (!cell) return;
-      const percent = progress.total ? Math.round((100 * progress.loaded) / progress.total) : 0;
-      cell.setStatus(progress.phase === "core"
-        ? format("loader.progress", { percent, loaded: megabytes(progress.loaded), total: megabytes(progress.total) })
-        : format("loader.packages", { names: progress.names.join(", "), percent }));
-    },
-  });
+  const worker = sharedPythonWorker();
+  worker.onProgress = showProgress; // whoever created the shared worker first, progress shows
   return worker;
 }
 
@@ -38,9 +40,13 @@ class Cell {
     this.buildOutput = this.output.cloneNode(true);
     this.buildNotes = this.notes.cloneNode(true);
     this.jobId = null;
+    // The reader's edits persist per cell across reloads (Reset forgets them).
+    this.storeKey = pageKey("cell", this.id);
+    const saved = store.get(this.storeKey);
+    const restored = typeof saved === "string" && saved !== this.originalCode;
     host.replaceChildren();
     this.editor = new EditorView({
-      doc: this.originalCode,
+      doc: restored ? saved : this.originalCode,
       parent: host,
       extensions: [
         Prec.highest(keymap.of([
@@ -50,8 +56,10 @@ class Cell {
         basicSetup,
         python(),
         EditorView.contentAttributes.of({ "aria-label": strings["cell.editor"] }),
+        EditorView.updateListener.of((update) => { if (update.docChanged) this.saveEdits(); }),
       ],
     });
+    if (restored) this.setStatus(strings["cell.state.restored"]);
     this.buttons.run.addEventListener("click", () => this.run());
     this.buttons.stop.addEventListener("click", () => this.stop());
     this.buttons.reset.addEventListener("click", () => this.reset());
@@ -62,6 +70,11 @@ class Cell {
   }
 
   get code() { return this.editor.state.doc.toString(); }
+
+  saveEdits() {
+    if (this.code === this.originalCode) store.remove(this.storeKey);
+    else store.set(this.storeKey, this.code);
+  }
 
   setState(state) {
     this.root.dataset.state = state;

@@ -98,8 +98,28 @@ export class PythonWorker {
     });
   }
 
+  /** Call a py_lessons function in Pyodide with JSON kwargs (queued like a run); resolves to
+   * {ok: true, value} or {ok: false, error, message}. `handlers` may carry `cell` for progress. */
+  call(module, fn, kwargs, handlers = {}) {
+    return new Promise((resolve) => {
+      this.run({ type: "call", module, function: fn, kwargs: JSON.stringify(kwargs) }, {
+        ...handlers,
+        onDone: (result) => resolve(result),
+        onFatal: (reason) => resolve({ ok: false, error: "fatal", message: reason }),
+        onStopped: () => resolve({ ok: false, error: "stopped", message: "" }),
+      });
+    });
+  }
+
   /** Forget every named session's variables (the reader asked to start afresh). */
   resetSessions() {
     if (this.worker) this.worker.postMessage({ type: "reset" });
   }
+}
+
+// One worker per page, shared by the cells and the components; the first caller's options win.
+let shared = null;
+export function sharedPythonWorker(options) {
+  shared ??= new PythonWorker(options);
+  return shared;
 }

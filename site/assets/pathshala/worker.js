@@ -3,6 +3,8 @@
 // files, same py_lessons.runtime calls, hence the same output.
 // In:  {type:"run", id, code, session, figurePrefix} | {type:"warm", codes, skip} | {type:"reset"} |
 //      {type:"interrupt-buffer", buffer}
+//      | {type:"call", id, module, function, kwargs}: call a py_lessons function with JSON kwargs,
+//        answered by "done" with result {ok, value} or {ok:false, error, message} (steppers use it)
 // Out: {type:"progress", phase, loaded, total, names} | {type:"item", id, item} |
 //      {type:"done", id, result, seconds} | {type:"fatal", reason}
 const base = new URL("../../pyodide/", import.meta.url);
@@ -87,6 +89,25 @@ async function run({ id, code, session: sessionName, figurePrefix }) {
   postMessage({ type: "done", id, result: JSON.parse(result), seconds: (performance.now() - began) / 1000 });
 }
 
+const CALLER = `
+import importlib, json
+def _pathshala_call(module, name, kwargs):
+    try:
+        value = getattr(importlib.import_module(module), name)(**json.loads(kwargs))
+        return json.dumps({"ok": True, "value": value})
+    except Exception as exc:
+        return json.dumps({"ok": False, "error": type(exc).__name__, "message": str(exc)})
+_pathshala_call
+`;
+let caller = null;
+
+function call({ id, module, function: name, kwargs }) {
+  caller ??= pyodide.runPython(CALLER);
+  const began = performance.now();
+  const result = JSON.parse(caller(module, name, kwargs));
+  postMessage({ type: "done", id, result, seconds: (performance.now() - began) / 1000 });
+}
+
 let interruptBuffer = null;
 onmessage = async ({ data }) => {
   if (data.type === "interrupt-buffer") { interruptBuffer = data.buffer; return; }
@@ -97,6 +118,7 @@ onmessage = async ({ data }) => {
     if (data.type === "run") await run(data);
     else if (data.type === "warm") await loadPackagesFor(data.codes, data.skip);
     else if (data.type === "reset") session.reset();
+    else if (data.type === "call") call(data);
   } catch (error) {
     postMessage({ type: "fatal", id: data.id, reason: String(error && error.message || error) });
   }

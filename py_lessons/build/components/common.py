@@ -1,0 +1,131 @@
+"""Shared pieces of the lesson components: finding their fences, reading YAML bodies, HTML helpers.
+
+Every component is a fenced block whose body is YAML, e.g. ```` ```mcq ````. The plugin checks
+every such block of a page in ``on_page_markdown`` (so an error names the file and line) and the
+superfences formatter renders it later from the same text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from html import escape
+
+import markdown as _markdown
+import yaml
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_BN = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
+
+
+class ComponentError(ValueError):
+    """An authoring mistake in a component block; the plugin adds the file name and line."""
+
+
+def bn_digits(value) -> str:
+    return str(value).translate(_BN)
+
+
+def attr(value) -> str:
+    return escape(str(value), quote=True)
+
+
+def text(value) -> str:
+    return escape(str(value), quote=False)
+
+
+def fence_blocks(source: str, names: set[str]):
+    """Yield (name, first line number, body) for every fence whose info string is one of ``names``."""
+    opener = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<name>[\w-]+)[ \t]*$")
+    lines = source.split("\n")
+    i = 0
+    while i < len(lines):
+        match = opener.match(lines[i])
+        if not match:
+            # skip over any other fenced block so that examples inside code are not read
+            other = re.match(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})", lines[i])
+            if other:
+                close = re.compile(rf"^[ \t]*{re.escape(other['fence'][0])}{{{len(other['fence'])},}}[ \t]*$")
+                j = i + 1
+                while j < len(lines) and not close.match(lines[j]):
+                    j += 1
+                i = j + 1
+                continue
+            i += 1
+            continue
+        indent, fence, name = match["indent"], match["fence"], match["name"]
+        close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+        j = i + 1
+        while j < len(lines) and not close.match(lines[j]):
+            j += 1
+        if name in names:
+            if j == len(lines):
+                raise ComponentError(f"line {i + 1}: the {name} block is never closed")
+            body = [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in lines[i + 1 : j]]
+            yield name, i + 1, "\n".join(body)
+        i = j + 1
+
+
+def load_yaml(source: str, kind: str) -> dict:
+    try:
+        data = yaml.safe_load(source) if source.strip() else {}
+    except yaml.YAMLError as exc:
+        raise ComponentError(f"the {kind} block is not valid YAML: {exc}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ComponentError(f"the {kind} block must be a YAML mapping (key: value lines)")
+    return data
+
+
+def check_keys(data: dict, kind: str, required: set[str], optional: set[str]) -> None:
+    missing = sorted(required - data.keys())
+    if missing:
+        raise ComponentError(f"the {kind} block needs {', '.join(missing)}")
+    unknown = sorted(data.keys() - required - optional)
+    if unknown:
+        raise ComponentError(f"the {kind} block has unknown keys {', '.join(unknown)} "
+                             f"(known: {', '.join(sorted(required | optional))})")
+
+
+def component_id(data: dict, kind: str) -> str:
+    value = str(data.get("id", ""))
+    if not ID_PATTERN.match(value):
+        raise ComponentError(f"the {kind} block needs an id of lowercase letters, digits, '-' or '_' (got {value!r})")
+    return value
+
+
+def nonempty_text(data: dict, key: str, kind: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, (str, int, float)) or not str(value).strip():
+        raise ComponentError(f"the {kind} block's {key} must be non-empty text")
+    return str(value)
+
+
+_MD_EXTENSIONS = ["attr_list", "tables", "pymdownx.arithmatex", "pymdownx.highlight", "pymdownx.inlinehilite"]
+_MD_CONFIG = {"pymdownx.arithmatex": {"generic": True}}
+
+
+def md_block(source: str) -> str:
+    """Markdown inside a component (question, answer, explanation) as HTML."""
+    return _markdown.markdown(str(source), extensions=_MD_EXTENSIONS, extension_configs=_MD_CONFIG)
+
+
+def md_inline(source: str) -> str:
+    html = md_block(source).strip()
+    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+        html = html[3:-4]
+    return html
+
+
+def stable_permutation(key: str, n: int) -> list[int]:
+    """A shuffled order of range(n) that depends only on ``key`` and is never the identity (n > 1)."""
+    order = list(range(n))
+    seed = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big")
+    for i in range(n - 1, 0, -1):
+        seed = (seed * 6364136223846793005 + 1442695040888963407) % 2**64
+        j = seed % (i + 1)
+        order[i], order[j] = order[j], order[i]
+    if n > 1 and order == list(range(n)):
+        order = order[1:] + order[:1]
+    return order

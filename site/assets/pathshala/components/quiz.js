@@ -1,0 +1,137 @@
+// Self-check questions: single-choice (mcq) and ordering. Answers persist in localStorage.
+import { bnDigits, enhanceAll, format, pageKey, store, strings } from "./common.js";
+
+function say(feedback, message, explanation) {
+  feedback.replaceChildren();
+  const p = document.createElement("p");
+  p.className = "pz-feedback-message";
+  p.textContent = message;
+  feedback.append(p);
+  if (explanation) for (const child of explanation.children) feedback.append(child.cloneNode(true));
+}
+
+class Mcq {
+  constructor(root) {
+    this.root = root;
+    this.key = pageKey("mcq", root.dataset.id);
+    this.radios = [...root.querySelectorAll('input[type="radio"]')];
+    this.feedback = root.querySelector("[data-feedback]");
+    this.retryButton = root.querySelector('[data-action="retry"]');
+    root.querySelector('[data-action="check"]').addEventListener("click", () => this.check());
+    this.retryButton.addEventListener("click", () => this.retry());
+    const saved = store.get(this.key);
+    const choice = saved && typeof saved === "object" ? saved.choice : null;
+    if (Number.isInteger(choice) && this.radios[choice]) {
+      this.radios[choice].checked = true;
+      this.evaluate(choice);
+    }
+  }
+
+  check() {
+    const chosen = this.radios.findIndex((radio) => radio.checked);
+    if (chosen < 0) { say(this.feedback, strings["quiz.pick"]); return; }
+    store.set(this.key, { choice: chosen });
+    this.evaluate(chosen);
+  }
+
+  evaluate(chosen) {
+    const correct = String(chosen) === this.root.dataset.answer;
+    this.root.dataset.state = correct ? "correct" : "wrong";
+    say(this.feedback, strings[correct ? "quiz.correct" : "quiz.wrong"],
+      this.root.querySelector(`[data-explain-for="${chosen}"]`));
+    this.retryButton.hidden = correct;
+  }
+
+  retry() {
+    for (const radio of this.radios) radio.checked = false;
+    store.remove(this.key);
+    this.root.dataset.state = "unanswered";
+    this.retryButton.hidden = true;
+    say(this.feedback, strings["quiz.cleared"]);
+    this.radios[0]?.focus();
+  }
+}
+
+class Ordering {
+  constructor(root) {
+    this.root = root;
+    this.key = pageKey("ordering", root.dataset.id);
+    this.list = root.querySelector("ol");
+    this.feedback = root.querySelector("[data-feedback]");
+    this.retryButton = root.querySelector('[data-action="retry"]');
+    this.initial = this.order();
+    this.list.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-action]");
+      if (button) this.move(button.closest("li"), button.dataset.action, button);
+    });
+    this.list.addEventListener("keydown", (event) => {
+      const button = event.target.closest("[data-action]");
+      if (!button || !event.altKey || !["ArrowUp", "ArrowDown"].includes(event.key)) return;
+      event.preventDefault();
+      this.move(button.closest("li"), event.key === "ArrowUp" ? "up" : "down", button);
+    });
+    root.querySelector('[data-action="check"]').addEventListener("click", () => this.check());
+    this.retryButton.addEventListener("click", () => this.retry());
+    this.restore();
+  }
+
+  items() { return [...this.list.children]; }
+  order() { return this.items().map((li) => Number(li.dataset.item)); }
+
+  arrange(order) {
+    const byIndex = new Map(this.items().map((li) => [Number(li.dataset.item), li]));
+    this.list.append(...order.map((index) => byIndex.get(index)));
+  }
+
+  restore() {
+    const saved = store.get(this.key);
+    const order = saved && typeof saved === "object" ? saved.order : null;
+    const valid = Array.isArray(order) && order.length === this.initial.length
+      && [...order].sort((a, b) => a - b).every((value, index) => value === index);
+    if (!valid) return;
+    this.arrange(order);
+    if (saved.checked === true) this.evaluate();
+  }
+
+  move(li, direction, button) {
+    const sibling = direction === "up" ? li.previousElementSibling : li.nextElementSibling;
+    if (!sibling) return;
+    if (direction === "up") this.list.insertBefore(li, sibling);
+    else this.list.insertBefore(sibling, li);
+    button.focus();
+    this.root.dataset.state = "unanswered";
+    this.retryButton.hidden = true;
+    store.set(this.key, { order: this.order(), checked: false });
+    say(this.feedback, format("order.moved", {
+      item: li.querySelector(".pz-order-text").textContent,
+      position: bnDigits(this.items().indexOf(li) + 1),
+    }));
+  }
+
+  check() {
+    store.set(this.key, { order: this.order(), checked: true });
+    this.evaluate();
+  }
+
+  evaluate() {
+    const wrong = this.order().filter((value, index) => value !== index).length;
+    this.root.dataset.state = wrong ? "wrong" : "correct";
+    this.retryButton.hidden = !wrong;
+    say(this.feedback, wrong ? format("order.wrong", { count: bnDigits(wrong) }) : strings["order.correct"],
+      wrong ? null : this.root.querySelector('[data-explain-for="all"]'));
+  }
+
+  retry() {
+    this.arrange(this.initial);
+    store.remove(this.key);
+    this.root.dataset.state = "unanswered";
+    this.retryButton.hidden = true;
+    say(this.feedback, strings["quiz.cleared"]);
+    this.list.querySelector("button")?.focus();
+  }
+}
+
+export function enhanceQuizzes() {
+  enhanceAll('[data-component="mcq"]', Mcq);
+  enhanceAll('[data-component="ordering"]', Ordering);
+}

@@ -1,0 +1,117 @@
+// Steppers: rows of a worked calculation revealed one at a time (buttons, ← → keys). An editable
+// stepper re-runs the same py_lessons.runtime.steppers function in the shared Pyodide worker.
+import { sharedPythonWorker } from "../python-worker.js";
+import { bnDigits, enhanceAll, format, loaderMessage, strings } from "./common.js";
+
+const MODULE = "py_lessons.runtime.steppers";
+
+function rowHtml(step, number) {
+  const tr = document.createElement("tr");
+  tr.className = "pz-step";
+  tr.dataset.row = String(number);
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.className = "pz-step-no";
+  th.textContent = bnDigits(number);
+  const what = document.createElement("td");
+  what.className = "pz-step-what";
+  for (const [cls, value] of [["pz-step-title", step.title], ["pz-step-note", step.note]]) {
+    const span = document.createElement("span");
+    span.className = cls;
+    span.textContent = value;
+    what.append(span);
+  }
+  const cell = (cls, value) => {
+    const td = document.createElement("td");
+    td.className = cls;
+    const code = document.createElement("code");
+    code.textContent = value;
+    td.append(code);
+    return td;
+  };
+  tr.append(th, what, cell("pz-step-calc", step.calculation), cell("pz-step-result", step.result));
+  return tr;
+}
+
+class Stepper {
+  constructor(root) {
+    this.root = root;
+    this.body = root.querySelector("[data-rows]");
+    this.position = root.querySelector("[data-position]");
+    this.status = root.querySelector("[data-status]");
+    this.buildRows = [...this.body.children].map((row) => row.cloneNode(true));
+    this.buttons = Object.fromEntries([...root.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b]));
+    root.querySelector("[data-nav]").hidden = false;
+    this.buttons.prev.addEventListener("click", () => this.show(this.step - 1));
+    this.buttons.next.addEventListener("click", () => this.show(this.step + 1));
+    this.buttons.all.addEventListener("click", () => this.show(this.total));
+    root.addEventListener("keydown", (event) => this.key(event));
+    this.form = root.querySelector("[data-inputs]");
+    if (this.form) {
+      this.form.addEventListener("submit", (event) => { event.preventDefault(); this.recompute(); });
+      this.buttons.reset.addEventListener("click", () => this.restore());
+      this.form.addEventListener("focusin", () => sharedPythonWorker({ onProgress: progressToJob }).warm(), { once: true });
+    }
+    this.show(1);
+  }
+
+  get rows() { return [...this.body.querySelectorAll("[data-row]")]; }
+  get total() { return this.rows.length; }
+
+  show(n) {
+    const total = this.total;
+    this.step = Math.min(Math.max(n, 1), total);
+    this.rows.forEach((row, index) => { row.hidden = index >= this.step; });
+    this.root.dataset.step = String(this.step);
+    this.root.dataset.total = String(total);
+    if (this.root.dataset.state !== "error") this.root.dataset.state = this.step === total ? "complete" : "partial";
+    this.buttons.prev.setAttribute("aria-disabled", String(this.step === 1));
+    this.buttons.next.setAttribute("aria-disabled", String(this.step === total));
+    this.position.textContent = format("stepper.position", { n: bnDigits(this.step), total: bnDigits(total) });
+  }
+
+  key(event) {
+    if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "ArrowRight") { this.show(this.step + 1); event.preventDefault(); }
+    else if (event.key === "ArrowLeft") { this.show(this.step - 1); event.preventDefault(); }
+  }
+
+  replaceRows(rows) {
+    this.body.replaceChildren(...rows);
+    this.show(1);
+  }
+
+  async recompute() {
+    const kwargs = { name: this.root.dataset.function };
+    for (const input of this.form.querySelectorAll("input[name]")) kwargs[input.name] = input.value;
+    this.root.dataset.state = "computing";
+    this.status.textContent = strings["stepper.computing"];
+    const worker = sharedPythonWorker({ onProgress: progressToJob });
+    const answer = await worker.call(MODULE, "run_stepper", kwargs, { cell: { setStatus: (t) => { this.status.textContent = t; } } });
+    if (answer.ok) {
+      this.root.dataset.state = "partial";
+      this.replaceRows(answer.value.steps.map((step, i) => rowHtml(step, i + 1)));
+      this.status.textContent = strings["stepper.done"];
+    } else {
+      this.root.dataset.state = "error";
+      this.status.textContent = format("stepper.error", { message: answer.message });
+    }
+  }
+
+  restore() {
+    const initial = JSON.parse(this.root.dataset.initial || "{}");
+    for (const input of this.form.querySelectorAll("input[name]")) {
+      if (input.name in initial) input.value = initial[input.name];
+    }
+    this.root.dataset.state = "partial";
+    this.replaceRows(this.buildRows.map((row) => row.cloneNode(true)));
+    this.status.textContent = strings["stepper.restored"];
+  }
+}
+
+/** Pyodide's loading progress goes to whichever job (cell or stepper) is waiting for it. */
+export function progressToJob(progress, job) {
+  job?.handlers.cell?.setStatus(loaderMessage(progress));
+}
+
+export function enhanceSteppers() { enhanceAll('[data-component="stepper"]', Stepper); }
