@@ -5,7 +5,7 @@
 const INTERRUPT_GRACE_MS = 1000;
 
 export class PythonWorker {
-  constructor({ onProgress }) {
+  constructor({ onProgress } = {}) {
     this.onProgress = onProgress;
     this.queue = [];
     this.current = null;
