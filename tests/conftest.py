@@ -97,7 +97,9 @@ def request_log(site_url) -> RequestLog:
 
 @pytest.fixture()
 def page(browser, site_url, request_log):
-    context = browser.new_context()
+    # Service workers are tested on their own (test_offline.py); here they would precache the
+    # whole site in every test's fresh context.
+    context = browser.new_context(service_workers="block")
     context.on("request", request_log.record)
     context.route("**/*", request_log.route)
     page = context.new_page()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import subprocess
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -30,6 +31,7 @@ from .values import ValueMacroError, expand as expand_values
 from .vendor import VendorError, plot_fonts, write_vendor_assets
 
 log = logging.getLogger("mkdocs.plugins.py_lessons")
+MAKE_SERVICE_WORKER = Path(__file__).parent / "node" / "make_sw.mjs"
 
 
 class LessonsConfig(Config):
@@ -43,6 +45,7 @@ class LessonsConfig(Config):
     cell_timeout = c.Type((int, float), default=120)
     pyodide_url = c.Type(str, default="pyodide")  # folder inside the site
     runs_dir = c.Type(str, default="gpu_runs/results")  # gpu_runs result files quoted by pages
+    offline = c.Type(bool, default=True)  # write a service worker that precaches the whole site
 
 
 class LessonsPlugin(BasePlugin[LessonsConfig]):
@@ -186,8 +189,20 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             write_vendor_assets(site_dir, self.node_modules, self.cache_dir / "vendor")
         except VendorError as exc:
             raise PluginError(str(exc)) from exc
+        if self.config.offline:
+            self._write_service_worker(site_dir)
         log.info("py_lessons: %d cells run, %d from cache", self.cells_run, self.cells_cached)
         self.cells_run = self.cells_cached = 0
+
+    def _write_service_worker(self, site_dir: Path) -> None:
+        """Last step of the build: it lists every file the site now has (see node/make_sw.mjs)."""
+        done = subprocess.run(
+            ["node", str(MAKE_SERVICE_WORKER), str(site_dir), self.components.storage_namespace],
+            capture_output=True, text=True, cwd=self.root,
+        )
+        if done.returncode != 0:
+            raise PluginError(f"py_lessons: the service worker could not be written:\n{done.stderr[-2000:]}")
+        log.info("py_lessons: service worker precaches %s", done.stdout.strip())
 
     def on_shutdown(self):
         if self._runner is not None:

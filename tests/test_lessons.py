@@ -1,0 +1,80 @@
+"""Issue 5's table: each lesson page carries at least the parts its row lists.
+
+Counted in the built HTML through the components' stable hooks, so a page that loses a
+stepper, a cell, a run table or a quiz fails here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+LESSONS = {
+    "lessons/optimization/": {
+        "cells": 2, "figure_cells": 1, "steppers": ["gd_update"], "mcq": 3, "exercise_reveals": 1,
+        "code_tabs_with_go": 1, "complete": 1,
+    },
+    "lessons/vanishing-gradients/": {
+        "steppers": ["sigmoid_chain", "residual_chain", "norm_clip"], "cells": 3, "figure_cells": 2,
+        "runs": ["grad_norms", "train_deep", "explode"], "charts": ["train_deep"], "tables_in_prose": 1,
+        "thinking": 5, "exercise_reveals": 4, "ordering": 1, "mcq": 6, "glossary": 1, "summary": 1, "complete": 1,
+    },
+    "lessons/numerical-stability/": {
+        "cells": 3, "steppers": ["stable_softmax"], "runs": ["mixed_precision"], "mcq": 5, "glossary": 1,
+    },
+    "lessons/smaller-models/": {
+        "steppers": ["memory_ledger", "affine_quant", "kd_loss"], "cells": 4, "figure_cells": 1,
+        "runs": ["int8_dynamic", "lowbit_llm", "distill", "prune"], "tables_in_prose": 1,
+        "thinking": 5, "exercise_reveals": 4, "ordering": 1, "mcq": 6, "glossary": 1, "summary": 1, "complete": 1,
+    },
+}
+
+
+def count(html: str, pattern: str) -> int:
+    return len(re.findall(pattern, html))
+
+
+def cell_blocks(html: str) -> list[str]:
+    return re.split(r'(?=<div class="pycell" data-cell-id=)', html)[1:]
+
+
+@pytest.mark.parametrize("path", sorted(LESSONS))
+def test_lesson_has_every_part_its_row_lists(built_site, path):
+    html = (built_site / path / "index.html").read_text(encoding="utf-8")
+    need = LESSONS[path]
+    missing = []
+
+    def at_least(name, found, wanted):
+        if found < wanted:
+            missing.append(f"{name}: {found} < {wanted}")
+
+    cells = [block for block in cell_blocks(html) if 'data-cell-kind="exercise"' not in block[:300]]
+    at_least("runnable cells", len(cells), need.get("cells", 0))
+    figure_cells = [block for block in cells if "data-figure" in block.split("data-notes")[0]]
+    at_least("cells with a plot", len(figure_cells), need.get("figure_cells", 0))
+    for function in need.get("steppers", []):
+        at_least(f"stepper {function}", count(html, rf'data-component="stepper"[^>]*data-function="{function}"'), 1)
+    for run in need.get("runs", []):
+        at_least(f"run table {run}", count(html, rf'data-component="run-table" data-run="{run}"'), 1)
+    for run in need.get("charts", []):
+        at_least(f"run chart {run}", count(html, rf'data-component="run-chart" data-run="{run}"'), 1)
+    at_least("MCQs", count(html, r'data-component="mcq"'), need.get("mcq", 0))
+    at_least("ordering", count(html, r'data-component="ordering"'), need.get("ordering", 0))
+    at_least("thinking questions", count(html, r'data-component="reveal"[^>]*data-kind="thinking"'), need.get("thinking", 0))
+    at_least("exercises", count(html, r'data-component="reveal"[^>]*data-kind="exercise"')
+             + count(html, r'data-component="exercise"'), need.get("exercise_reveals", 0))
+    at_least("completion stamp", count(html, r'data-component="complete"'), need.get("complete", 0))
+    at_least("glossary terms", count(html, r'data-component="glossary-term"'), need.get("glossary", 0))
+    at_least("'মনে রাখুন' summary", count(html, r"<h2[^>]*>\s*মনে রাখুন"), need.get("summary", 0))
+    at_least("prose tables", count(html, r"<table>"), need.get("tables_in_prose", 0))
+    if need.get("code_tabs_with_go"):
+        tabs = re.findall(r'data-component="code-tabs".*?</div>\s*</div>\s*</div>', html, re.S)
+        at_least("Python + Go code tabs", sum(1 for tab in tabs if "pycell" in tab and "language-go" in tab), 1)
+    assert not missing, f"{path} lacks: " + "; ".join(missing)
+
+
+def test_every_lesson_is_in_the_navigation_in_course_order(built_site):
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    positions = [home.find(f'href="{path}"') for path in LESSONS]
+    assert all(p > 0 for p in positions), positions

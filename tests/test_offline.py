@@ -1,0 +1,72 @@
+"""The course with the server gone: after one visit the service worker serves every page,
+Pyodide and its wheels. The site is served from a sub-path (/course/) to prove it needs no root."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+
+import pytest
+
+from browser_helpers import output_snapshot, run_cell, wait_enhanced
+from conftest import QuietHandler
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture()
+def course_server(built_site, tmp_path):
+    shutil.copytree(built_site, tmp_path / "course")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(tmp_path)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server, f"http://127.0.0.1:{server.server_address[1]}/course"
+    server.shutdown()
+    server.server_close()
+
+
+def test_site_works_offline_after_one_visit_from_a_sub_path(browser, course_server):
+    server, base = course_server
+    context = browser.new_context()  # service workers allowed here
+    page = context.new_page()
+    page.goto(base + "/")
+    scope = page.evaluate("""async () => {
+        const registration = await navigator.serviceWorker.ready;   // installed = everything precached
+        return registration.scope;
+    }""")
+    assert scope == base + "/"
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    cached = page.evaluate("""async () => {
+        const names = await caches.keys();
+        let urls = [];
+        for (const name of names) urls = urls.concat((await (await caches.open(name)).keys()).map((r) => r.url));
+        return urls;
+    }""")
+    assert any(url.split("?")[0].endswith("/pyodide/pyodide.asm.wasm") for url in cached)
+    assert any("/pyodide/matplotlib-" in url for url in cached)
+
+    server.shutdown()  # the classroom server is gone
+    server.server_close()
+
+    page.goto(base + "/demo/")
+    wait_enhanced(page)
+    assert run_cell(page, "demo-plot", timeout=120_000) == "done"
+    kinds = [entry[0] for entry in output_snapshot(page, "demo-plot")]
+    assert "figure" in kinds and "stdout" in kinds
+    context.close()
+
+
+def test_service_worker_precaches_every_file_with_a_revision(built_site):
+    import re
+
+    sw = (built_site / "sw.js").read_text(encoding="utf-8")
+    listed = dict(re.findall(r'url:"([^"]+)",revision:"([^"]+)"', sw))
+    on_disk = {p.relative_to(built_site).as_posix() for p in built_site.rglob("*")
+               if p.is_file() and p.suffix in {".html", ".js", ".css", ".wasm", ".whl", ".zip", ".json", ".woff2", ".ttf"}
+               and p.name != "sw.js"}
+    assert on_disk - set(listed) == set()
+    # a revision is the file's content hash: a rebuild that changes a file changes its revision,
+    # and the new worker (skipWaiting + clientsClaim) replaces the old cache
+    assert len(set(listed.values())) > len(listed) * 0.9
