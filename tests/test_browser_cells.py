@@ -184,3 +184,4 @@ def test_two_cells_run_at_once_are_queued_and_each_output_lands_in_its_cell(page
     assert wait_state(page, "demo-numpy") == "done" and wait_state(page, "demo-streams") == "done"
     assert output_snapshot(page, "demo-numpy") == [["stdout", "প্রথম\n"]]
     assert output_snapshot(page, "demo-streams") == [["stdout", "দ্বিতীয়\n"]]
+

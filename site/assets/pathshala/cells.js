@@ -180,3 +180,6 @@ function enhance(scope = document) {
 }
 
 enhance();
+// mkdocs-material's instant navigation swaps the page without reloading scripts: enhance the new
+// page's cells, keeping the one worker (and everything it has loaded) alive across lessons.
+globalThis.document$?.subscribe?.(() => enhance());

@@ -5,6 +5,12 @@ import { enhanceQuizzes } from "./quiz.js";
 import { enhanceReveals } from "./reveal.js";
 import { enhanceProgress } from "./progress.js";
 
-for (const enhance of [enhanceSteppers, enhanceQuizzes, enhanceReveals, enhanceProgress]) {
-  try { enhance(); } catch (error) { console.error(error); }
+function enhanceComponents() {
+  for (const enhance of [enhanceSteppers, enhanceQuizzes, enhanceReveals, enhanceProgress]) {
+    try { enhance(); } catch (error) { console.error(error); }
+  }
 }
+
+enhanceComponents();
+globalThis.document$?.subscribe?.(() => enhanceComponents()); // instant navigation swapped the page
+
