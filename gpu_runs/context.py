@@ -99,6 +99,17 @@ class Context:
             self.progress.console.log(message)
 
 
+def scrub_paths(text: str) -> str:
+    """Replace machine-specific folders in a message by short placeholders."""
+    import re
+    import sys
+
+    for prefix, label in ((sys.prefix, "<venv>"), (str(REPO_ROOT), "<repo>"), (str(Path.home()), "~")):
+        if prefix and len(prefix) > 1:
+            text = text.replace(prefix, label)
+    return re.sub(r"/tmp/[^\s'\":]*", "<tmp>", text)
+
+
 class WarningCapture:
     """Records Python warnings and library log warnings raised during a run."""
 
@@ -108,7 +119,7 @@ class WarningCapture:
         self._handler = _ListHandler(self)
 
     def add(self, category: str, message: str, source: str = "") -> None:
-        message = message.strip()
+        message = scrub_paths(message.strip())
         key = (category, message)
         if key in self.records:
             self.records[key]["count"] += 1
