@@ -22,8 +22,8 @@ SETTINGS = [  # key, Bangla label, labels used (None = all), temperature (None =
     ("hard", "শুধু hard label", None, None),
     ("kd_t2", "KD, T = 2", None, 2.0),
     ("kd_t4", "KD, T = 4", None, 4.0),
-    ("hard_1000", "শুধু hard label (১,০০০ label)", 1000, None),
-    ("kd_t2_1000", "KD, T = 2 (১,০০০ label, soft target সবগুলোতে)", 1000, 2.0),
+    ("hard_1000", "শুধু hard label ({n} label)", 1000, None),
+    ("kd_t2_1000", "KD, T = 2 ({n} label, soft target সবগুলোতে)", 1000, 2.0),
 ]
 
 
@@ -120,7 +120,8 @@ def run(ctx) -> None:
         res.values[f"teacher_train_mean_max_prob_T{int(T)}"] = fnum(p.max(1).values.mean())
         res.values[f"teacher_train_share_max_prob_over_0.99_T{int(T)}"] = fnum((p.max(1).values > 0.99).float().mean())
     n_labels_small = 1000 if not ctx.quick else 100
-    settings = [(k, bn, (n_labels_small if n else None), T) for k, bn, n, T in SETTINGS]
+    n_bn = f"{n_labels_small:,}".translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"))
+    settings = [(k, bn.format(n=n_bn), (n_labels_small if n else None), T) for k, bn, n, T in SETTINGS]
     rows = []
     student = None
     for setting in settings:

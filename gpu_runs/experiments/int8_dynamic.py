@@ -112,7 +112,16 @@ def run(ctx) -> None:
                            same_decisions=int((lg.argmax(1) == base_pred).sum()),
                            max_logit_diff=fnum((lg - base_logits).abs().max()))
                 res.values[f"{_key(label)}_batch1_runs_ms"] = repr([round(v, 4) for v in t["batch1_ms_runs"]])
+        if qmodel is not None:
+            lin = next(m for m in qmodel.base_model.encoder.modules() if "Linear" in type(m).__name__)
+            weight = lin.weight() if callable(getattr(lin, "weight", None)) else getattr(lin, "weight", None)
+            row["weight_type"] = f"{type(lin).__name__} / {type(weight).__name__}"
+            if qmodel is not model and type(weight) is torch.nn.Parameter and type(lin) is nn.Linear:
+                row["status"] = "no-op: weights left in fp32"
+        else:
+            row["weight_type"] = None
         rows.append(row)
+        res.values[f"{_key(label)}_weight_type"] = row["weight_type"]
         for k in ("status", "error", "size_mib", "batch1_ms", "full_test_s", "macro_f1", "same_decisions",
                   "max_logit_diff"):
             res.values[f"{_key(label)}_{k}"] = row[k]
@@ -124,6 +133,7 @@ def run(ctx) -> None:
     res.table("quant_table", "Dynamic int8 of the review classifier on CPU", [
         ("variant", "মডেল", "model"),
         ("status", "অবস্থা", "status"),
+        ("weight_type", "Linear / weight-এর ধরন", "Linear / weight type"),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
         ("batch1_ms", "batch ১ (ms)", "batch 1 (ms)", ".2f"),
         ("full_test_s", "পুরো test (s)", "full test (s)", ".2f"),
