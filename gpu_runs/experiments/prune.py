@@ -19,7 +19,7 @@ from gpu_runs.models import teacher as teacher_mod
 from gpu_runs.util import state_dict_mib
 
 DEFAULT_SEEDS = [0]
-UNSTRUCTURED = [0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+UNSTRUCTURED = [p / 100 for p in (20, 40, 50, 60, 70, 80, 90)]   # share of weights set to zero
 STRUCTURED = [0.25, 0.5, 0.75]
 
 
