@@ -11,10 +11,13 @@ from gpu_runs.context import Context, WarningCapture
 from gpu_runs.registry import EXPERIMENTS
 
 
-def default_threads() -> int:
+def default_threads(module=None) -> int:
+    """GPU_RUNS_THREADS wins; else the experiment's THREADS; else min(2, cores)."""
     env = os.environ.get("GPU_RUNS_THREADS")
     if env:
         return max(1, int(env))
+    if module is not None and getattr(module, "THREADS", None):
+        return int(module.THREADS)
     return max(1, min(2, os.cpu_count() or 1))
 
 
@@ -44,7 +47,7 @@ def run_experiment(name: str, *, device: str, requested: str, quick: bool, seeds
 
     exp = EXPERIMENTS[name]
     module = exp.module()
-    torch.set_num_threads(default_threads())
+    torch.set_num_threads(default_threads(module))
     seeds = list(seeds if seeds is not None else module.DEFAULT_SEEDS)
     ctx = Context(device=device, quick=quick, seeds=seeds, model_id=model_id, progress=progress)
     commit, dirty = provenance.git_state()

@@ -7,6 +7,9 @@ from torch import nn
 from gpu_runs.util import fnum
 
 DEFAULT_SEEDS = [0]
+# 64-wide layers are too small to gain from a second thread; on a shared
+# 2-core machine a second thread made this run several times slower.
+THREADS = 1
 
 
 def _param(grad: list) -> nn.Parameter:
