@@ -94,6 +94,8 @@ def cmd_run(args, argv: list[str]) -> int:
     from gpu_runs.runner import run_experiment, make_progress
 
     command = "python -m gpu_runs " + shlex.join(argv)
+    if os.environ.get("GPU_RUNS_THREADS"):
+        command = f"GPU_RUNS_THREADS={shlex.quote(os.environ['GPU_RUNS_THREADS'])} " + command
     with make_progress() as progress:
         for name in names:
             t0 = time.perf_counter()

@@ -12,13 +12,18 @@ from gpu_runs.registry import EXPERIMENTS
 
 
 def default_threads(module=None) -> int:
-    """GPU_RUNS_THREADS wins; else the experiment's THREADS; else min(2, cores)."""
+    """GPU_RUNS_THREADS wins; else the experiment's THREADS; else 1.
+
+    One thread is the default because the project machines have two cores
+    shared with other work: with two threads, intra-op spin-waiting against
+    other load made small runs many times slower and the timings noisy.
+    """
     env = os.environ.get("GPU_RUNS_THREADS")
     if env:
         return max(1, int(env))
     if module is not None and getattr(module, "THREADS", None):
         return int(module.THREADS)
-    return max(1, min(2, os.cpu_count() or 1))
+    return 1
 
 
 def make_progress():
