@@ -118,7 +118,7 @@ def run(ctx) -> None:
     for T in (1.0, 2.0, 4.0):
         p = F.softmax(t_train / T, 1)
         res.values[f"teacher_train_mean_max_prob_T{int(T)}"] = fnum(p.max(1).values.mean())
-        res.values[f"teacher_train_share_max_prob_over_0.99_T{int(T)}"] = fnum((p.max(1).values > 0.99).float().mean())
+        res.values[f"teacher_train_share_max_prob_over_099_T{int(T)}"] = fnum((p.max(1).values > 0.99).float().mean())
     n_labels_small = 1000 if not ctx.quick else 100
     n_bn = f"{n_labels_small:,}".translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"))
     settings = [(k, bn.format(n=n_bn), (n_labels_small if n else None), T) for k, bn, n, T in SETTINGS]
