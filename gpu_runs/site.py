@@ -212,6 +212,12 @@ def resolve(run: dict, path: str) -> Any:
     return node
 
 
+def _show(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    return repr(value)
+
+
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
@@ -241,7 +247,7 @@ def check_claim(run: dict, path: str, *, equals: Any = None, approx: float | Non
         raise RunError(f"run {name!r}: claim on {path!r} states nothing (give equals, approx+tol, lt or gt)")
     failed = [text for text, ok in checks if not ok]
     if failed:
-        raise RunError(f"run {name!r}: claim failed: {path} {' and '.join(failed)}; actual value: {value!r}")
+        raise RunError(f"run {name!r}: claim failed: {path} {' and '.join(failed)}; actual value: {_show(value)}")
     return value
 
 

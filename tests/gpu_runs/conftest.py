@@ -1,18 +1,6 @@
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "gpu_runs" / "results"
-
-
-def run_cli(*args: str, env_extra: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
-    env = dict(os.environ, **(env_extra or {}))
-    return subprocess.run([sys.executable, "-m", "gpu_runs", *args], cwd=ROOT, capture_output=True, text=True,
-                          env=env, timeout=timeout)
+from gpu_runs_testlib import run_cli
 
 
 @pytest.fixture(scope="session")

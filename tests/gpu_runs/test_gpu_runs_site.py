@@ -12,7 +12,7 @@ import pytest
 from gpu_runs import site
 from gpu_runs.registry import EXPERIMENTS
 
-from .conftest import RESULTS, ROOT
+from gpu_runs_testlib import RESULTS, ROOT
 
 
 def test_site_module_does_not_import_torch():
@@ -65,7 +65,7 @@ def test_table_has_bangla_headings_and_digits():
 def test_table_column_subset_and_unknown_column():
     run = site.load_run(RESULTS, "train_deep")
     html = site.render_table(run, "final_table", columns=["model", "val_acc"], caption="x")
-    assert html.count("<th") == 2 and "<caption>x</caption>" in html
+    assert html.count("</th>") == 2 and "<caption>x</caption>" in html
     with pytest.raises(site.RunError, match="train_deep.*nope"):
         site.render_table(run, "final_table", columns=["nope"])
     with pytest.raises(site.RunError, match="train_deep.*no table 'missing'"):
