@@ -66,7 +66,8 @@ def test_causal_lm_from_pretrained_with_bitsandbytes_cpu(tmp_path):
     tok2 = AutoTokenizer.from_pretrained(tmp_path)
     assert tok2.decode(tok2(stories[0])["input_ids"]) == stories[0]
     bf16 = AutoModelForCausalLM.from_pretrained(tmp_path, dtype=torch.bfloat16, device_map="cpu")
-    nf4 = AutoModelForCausalLM.from_pretrained(tmp_path, device_map="cpu", quantization_config=BitsAndBytesConfig(
+    nf4 = AutoModelForCausalLM.from_pretrained(tmp_path, dtype=torch.bfloat16, device_map="cpu",
+                                               quantization_config=BitsAndBytesConfig(
         load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True,
         bnb_4bit_compute_dtype=torch.bfloat16))
     assert nf4.get_memory_footprint() < bf16.get_memory_footprint()
