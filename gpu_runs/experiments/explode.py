@@ -67,7 +67,7 @@ def run(ctx) -> None:
     cfg = dict(depth=16, width=64, gain=1.6, lr=0.05, batch=128, steps=300, max_norm=1.0, clip_value=0.01,
                seed=ctx.seeds[0])
     if ctx.quick:
-        cfg.update(depth=6, width=16, steps=12)
+        cfg.update(steps=12)     # same network, so the unclipped run still blows up at step 3
     (x, y), _ = bazarghar.split()
     x, y = torch.from_numpy(x), torch.from_numpy(y)
     res = ctx.result

@@ -118,6 +118,7 @@ def run(ctx) -> None:
             row["weight_type"] = f"{type(lin).__name__} / {type(weight).__name__}"
             if qmodel is not model and type(weight) is torch.nn.Parameter and type(lin) is nn.Linear:
                 row["status"] = "no-op: weights left in fp32"
+                row["error"] = "quantize_ returned without replacing any encoder Linear weight"
         else:
             row["weight_type"] = None
         rows.append(row)
