@@ -1,0 +1,91 @@
+"""Per-layer gradient norms of a 30-layer MLP (lesson 17, section 4).
+
+A forward hook on each block would give activations; we need the gradient
+arriving at each block's output, ||dL/dh_l||, which is what a full backward
+hook receives as grad_output.  Next to it we record ||dL/dW_l|| of the
+block's Linear weight.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from gpu_runs.data import bazarghar
+from gpu_runs.models.mlp import DeepMLP
+from gpu_runs.util import fnum, seed_everything
+
+DEFAULT_SEEDS = [0]
+# 64-wide layers are too small to gain from a second thread; on a shared
+# 2-core machine a second thread made this run several times slower.
+THREADS = 1
+
+VARIANTS = [  # (row label, activation, block kind)
+    ("plain sigmoid", "sigmoid", "plain"),
+    ("plain tanh", "tanh", "plain"),
+    ("plain relu", "relu", "plain"),
+    ("residual relu", "relu", "residual"),
+    ("residual tanh", "tanh", "residual"),
+    ("prenorm res relu", "relu", "prenorm"),
+]
+
+
+def measure(model: DeepMLP, xb: torch.Tensor, yb: torch.Tensor) -> tuple[list[float], list[float]]:
+    grads: dict[int, float] = {}
+
+    def hook_for(index: int):
+        def hook(module, grad_input, grad_output):
+            grads[index] = fnum(grad_output[0].norm())
+        return hook
+
+    handles = [blk.register_full_backward_hook(hook_for(i)) for i, blk in enumerate(model.blocks)]
+    try:
+        model.zero_grad()
+        nn.functional.cross_entropy(model(xb), yb).backward()
+    finally:
+        for handle in handles:
+            handle.remove()
+    out_grads = [grads[i] for i in range(len(model.blocks))]
+    weight_grads = [fnum(blk.linear.weight.grad.norm()) for blk in model.blocks]
+    return out_grads, weight_grads
+
+
+def run(ctx) -> None:
+    depth, width, batch = (8, 16, 32) if ctx.quick else (30, 64, 256)
+    seed = ctx.seeds[0]
+    (x, y), _ = bazarghar.split()
+    xb, yb = torch.from_numpy(x[:batch]), torch.from_numpy(y[:batch])
+    res = ctx.result
+    res.config.update(depth=depth, width=width, batch=batch, init="PyTorch default (nn.Linear)",
+                      loss="cross-entropy", seed=seed)
+    res.data.update(name="Bazarghar customer segments", generator="gpu_runs.data.bazarghar", rows=4096,
+                    features=16, classes=3, data_seed=17, used_rows=batch)
+    res.model("network", f"{depth}-layer MLP, width {width}", source="built by gpu_runs.models.mlp")
+    picks = [l for l in (1, 5, 10, 20, 30) if l <= depth] if depth >= 30 else sorted({1, depth // 2, depth})
+    rows, lines_out = [], {}
+    for label, act, kind in ctx.track(VARIANTS, "grad_norms"):
+        seed_everything(seed)
+        model = DeepMLP(depth, width, act, kind)
+        out_g, w_g = measure(model, xb, yb)
+        ratio = out_g[0] / out_g[-1] if out_g[-1] > 0 else float("nan")
+        row = {"model": label, "quantity": "dL/dh"}
+        wrow = {"model": label, "quantity": "weight.grad"}
+        for layer in picks:
+            row[f"l{layer}"] = out_g[layer - 1]
+            wrow[f"l{layer}"] = w_g[layer - 1]
+        row["first_over_last"] = ratio
+        wrow["first_over_last"] = None
+        rows += [row, wrow]
+        lines_out[label] = out_g
+        key = label.replace(" ", "_")
+        res.values[f"{key}_first"] = out_g[0]
+        res.values[f"{key}_last"] = out_g[-1]
+        res.values[f"{key}_ratio"] = ratio
+        res.values[f"{key}_weight_grad_last"] = w_g[-1]
+        res.values[f"{key}_zero_layers"] = sum(1 for g in out_g if g == 0.0)
+    columns = [("model", "মডেল", "model"), ("quantity", "কী মাপা", "quantity")]
+    columns += [(f"l{l}", f"স্তর {l}", f"layer {l}", ".1e") for l in picks]
+    columns += [("first_over_last", "প্রথম/শেষ", "first/last", ".1e")]
+    res.table("per_layer", f"{depth} hidden layers, width {width}, default init, batch {batch}", columns, rows)
+    res.add_series("per_layer_curve", "Gradient norm at each block output", list(range(1, depth + 1)), lines_out,
+                   x_label="layer (1 = next to the input)", y_label="||dL/dh|| (log scale)", log_y=True)
+    res.notes.append("One batch, one seed, PyTorch's default nn.Linear init (weight variance about 1/(3n)).")

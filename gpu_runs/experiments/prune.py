@@ -1,0 +1,126 @@
+"""Pruning the review classifier without retraining (lesson 59, section 8).
+
+Unstructured: global magnitude pruning over all Linear weights of the
+encoder (torch.nn.utils.prune.global_unstructured, L1).  Structured: drop
+whole FFN neurons (rows of the intermediate Linear and the matching columns
+of the output Linear), scored by the product of those two weight norms, and
+actually build the smaller Linear layers so the timing can change.
+"""
+from __future__ import annotations
+
+import copy
+
+import torch
+from torch import nn
+from torch.nn.utils import prune
+
+from gpu_runs.experiments.int8_dynamic import timings
+from gpu_runs.models import teacher as teacher_mod
+from gpu_runs.util import state_dict_mib
+
+DEFAULT_SEEDS = [0]
+UNSTRUCTURED = [p / 100 for p in (20, 40, 50, 60, 70, 80, 90)]   # share of weights set to zero
+STRUCTURED = [0.25, 0.5, 0.75]
+
+
+def encoder_linears(model) -> list[nn.Linear]:
+    return [m for m in model.base_model.encoder.modules() if isinstance(m, nn.Linear)]
+
+
+def magnitude_prune(model, amount: float):
+    m = copy.deepcopy(model)
+    targets = [(lin, "weight") for lin in encoder_linears(m)]
+    prune.global_unstructured(targets, pruning_method=prune.L1Unstructured, amount=amount)
+    for lin, name in targets:
+        prune.remove(lin, name)      # make the zeros permanent: plain dense weights again
+    return m
+
+
+def slice_ffn(model, fraction: float):
+    """Remove *fraction* of the FFN neurons in every layer; returns (model, removed weight count)."""
+    m = copy.deepcopy(model)
+    removed = 0
+    for layer in m.base_model.encoder.layer:
+        inter, out = layer.intermediate.dense, layer.output.dense
+        score = inter.weight.norm(dim=1) * out.weight.norm(dim=0)
+        keep_n = inter.out_features - int(round(fraction * inter.out_features))
+        keep = torch.sort(torch.topk(score, keep_n).indices).values
+        new_inter = nn.Linear(inter.in_features, keep_n)
+        new_out = nn.Linear(keep_n, out.out_features)
+        with torch.no_grad():
+            new_inter.weight.copy_(inter.weight[keep])
+            new_inter.bias.copy_(inter.bias[keep])
+            new_out.weight.copy_(out.weight[:, keep])
+            new_out.bias.copy_(out.bias)
+        removed += inter.weight.numel() - new_inter.weight.numel() + out.weight.numel() - new_out.weight.numel()
+        layer.intermediate.dense, layer.output.dense = new_inter, new_out
+    return m, removed
+
+
+def zero_share(model) -> float:
+    lins = encoder_linears(model)
+    return sum(int((l.weight == 0).sum()) for l in lins) / sum(l.weight.numel() for l in lins)
+
+
+def run(ctx) -> None:
+    model, tokenizer, info, data, cfg = teacher_mod.get_teacher(ctx)
+    res = ctx.result
+    teacher_mod.describe(res, model, info)
+    teacher_mod.describe_data(res, data, ctx.quick)
+    texts, labels, max_len = data["test"]["text"], data["test"]["label"], cfg["max_len"]
+    n_enc = sum(l.weight.numel() for l in encoder_linears(model))
+    res.config.update(unstructured=UNSTRUCTURED, structured=STRUCTURED, retraining=False,
+                      encoder_linear_weights=n_enc, neuron_score="||W_in row|| * ||W_out column||")
+
+    def f1(m):
+        return teacher_mod.f1_of(teacher_mod.logits(m, tokenizer, texts, max_len), labels)
+
+    dense_f1 = f1(model)
+    res.values["dense_f1"] = dense_f1
+    rows = [{"method": "কিছু না", "amount": "0%", "zero_share": 0.0, "macro_f1": dense_f1}]
+    pruned90 = None
+    for amount in ctx.track(UNSTRUCTURED, "prune unstructured"):
+        m = magnitude_prune(model, amount)
+        score = f1(m)
+        rows.append({"method": "Magnitude, unstructured", "amount": f"{amount:.0%}", "zero_share": zero_share(m),
+                     "macro_f1": score})
+        res.values[f"unstructured_{int(amount * 100)}_f1"] = score
+        if amount == 0.9:
+            pruned90 = m
+    sliced50 = None
+    for frac in ctx.track(STRUCTURED, "prune FFN neurons"):
+        m, removed = slice_ffn(model, frac)
+        score = f1(m)
+        rows.append({"method": "FFN neuron (কেটে ছোট)", "amount": f"{frac:.0%}", "zero_share": removed / n_enc,
+                     "macro_f1": score})
+        res.values[f"ffn_{int(frac * 100)}_f1"] = score
+        res.values[f"ffn_{int(frac * 100)}_removed_share"] = removed / n_enc
+        if frac == 0.5:
+            sliced50 = m
+    res.table("prune_table", "Macro-F1 after pruning, no retraining", [
+        ("method", "কী বাদ", "what is removed"),
+        ("amount", "পরিমাণ", "amount"),
+        ("zero_share", "Encoder Linear-এর যত ভাগ শূন্য/বাদ", "share of encoder Linear weights zero/removed", ".1%"),
+        ("macro_f1", "Macro-F1", "macro-F1", ".4f"),
+    ], rows)
+    n_single, repeats = (20, 1) if ctx.quick else (200, 3)
+    t_rows = []
+    for label, key, m in ctx.track([("Dense fp32", "dense", model), ("৯০% unstructured", "u90", pruned90),
+                                    ("FFN ৫০% কাটা (structured)", "ffn50", sliced50)], "prune timings"):
+        t = timings(m, tokenizer, texts, max_len, n_single, repeats)
+        row = {"model": label, "size_mib": state_dict_mib(m), "batch1_ms": t["batch1_ms"],
+               "full_test_s": t["full_test_s"], "macro_f1": f1(m)}
+        t_rows.append(row)
+        for k in ("size_mib", "batch1_ms", "full_test_s", "macro_f1"):
+            res.values[f"{key}_{k}"] = row[k]
+    res.values["u90_batch1_ratio"] = res.values["u90_batch1_ms"] / res.values["dense_batch1_ms"]
+    res.values["ffn50_batch1_ratio"] = res.values["ffn50_batch1_ms"] / res.values["dense_batch1_ms"]
+    res.table("timing_table", "CPU timing: dense vs pruned", [
+        ("model", "মডেল", "model"),
+        ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
+        ("batch1_ms", "batch ১ (ms)", "batch 1 (ms)", ".2f"),
+        ("full_test_s", "পুরো test (s)", "full test (s)", ".2f"),
+        ("macro_f1", "Macro-F1", "macro-F1", ".4f"),
+    ], t_rows)
+    res.notes.append("Zeros in a dense weight matrix are still stored and multiplied, so unstructured sparsity "
+                     "does not shrink the file or the time; slicing FFN neurons does.")

@@ -1,0 +1,74 @@
+"""JSON encoding shared by the writer (experiments) and the reader (site).
+
+JSON has no NaN or infinity.  A run that blows up is still a result, so
+non-finite floats are written as the strings "NaN", "Infinity" and
+"-Infinity" (the spellings Python's own json module uses for its
+non-standard literals) and turned back into floats when read.  This module
+imports only the standard library so the site build can use it.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+NONFINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def encode(value: Any) -> Any:
+    """Return a copy of *value* that json.dumps(allow_nan=False) accepts."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    # numpy scalars and 0-d tensors expose item()
+    item = getattr(value, "item", None)
+    if callable(item):
+        return encode(item())
+    raise TypeError(f"cannot store {type(value).__name__} in a run file")
+
+
+def decode(value: Any) -> Any:
+    """Inverse of :func:`encode`: the three marker strings become floats."""
+    if isinstance(value, str):
+        return NONFINITE.get(value, value)
+    if isinstance(value, dict):
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+
+def dumps(doc: dict) -> str:
+    return json.dumps(encode(doc), ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+
+
+def schema_path() -> Path:
+    return Path(__file__).with_name("run.schema.json")
+
+
+def load_schema() -> dict:
+    return json.loads(schema_path().read_text(encoding="utf-8"))
+
+
+def validate(raw_doc: dict, *, where: str = "run") -> None:
+    """Validate an *encoded* document (as stored on disk) against the schema."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(load_schema())
+    errors = sorted(validator.iter_errors(raw_doc), key=lambda e: list(e.path))
+    if errors:
+        first = errors[0]
+        loc = "/".join(str(p) for p in first.path) or "(top)"
+        raise ValueError(f"{where}: schema violation at {loc}: {first.message}")

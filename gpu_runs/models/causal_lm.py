@@ -1,0 +1,88 @@
+"""A tiny Qwen2-architecture causal LM trained on generated Bangla fables.
+
+It stands in for Qwen/Qwen2.5-0.5B in the lesson-59 low-bit loading run.
+The weights are saved with save_pretrained so the experiment loads them the
+same way it would load the real model: AutoModelForCausalLM.from_pretrained
+with a BitsAndBytesConfig.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+import torch
+
+from gpu_runs.data import reviews
+from gpu_runs.models import tokenizers_bn
+from gpu_runs.util import fnum, seed_everything
+
+STAND_IN_FOR = "Qwen/Qwen2.5-0.5B"
+FULL = dict(hidden=256, layers=4, heads=4, kv_heads=2, intermediate=768, vocab=2000, stories=6000,
+            held_out_stories=400, seq=128, batch=8, steps=400, lr=2e-3, seed=0)
+QUICK = dict(hidden=64, layers=2, heads=2, kv_heads=1, intermediate=128, vocab=400, stories=300,
+             held_out_stories=60, seq=64, batch=4, steps=30, lr=3e-3, seed=0)
+GENERATOR_VERSION = "stories-v1"
+
+
+def texts(cfg: dict) -> tuple[list[str], list[str]]:
+    train = reviews.make_stories(1000 + cfg["seed"], cfg["stories"])
+    held = reviews.make_stories(5000 + cfg["seed"], cfg["held_out_stories"])
+    return train, held
+
+
+def _key(cfg: dict) -> str:
+    blob = json.dumps({"cfg": cfg, "gen": GENERATOR_VERSION, "torch": torch.__version__}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def get_lm(ctx) -> tuple[str, dict, list[str]]:
+    """Return (folder or model id, info, held-out texts); trains and caches the stand-in."""
+    cfg = QUICK if ctx.quick else FULL
+    train, held = texts(cfg)
+    if ctx.model_id:
+        return ctx.model_id, {"name": ctx.model_id, "stand_in": None, "source": "from_pretrained",
+                              "cached": False}, held
+    folder = ctx.cache / f"lm-{'quick-' if ctx.quick else ''}{_key(cfg)}"
+    meta = folder / "gpu_runs_meta.json"
+    if meta.exists():
+        return str(folder), json.loads(meta.read_text(encoding="utf-8")) | {"cached": True}, held
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    t0 = time.perf_counter()
+    tok = tokenizers_bn.byte_bpe(train, cfg["vocab"])
+    ids = []
+    for enc in tok(train, add_special_tokens=False)["input_ids"]:
+        ids.extend(enc + [tok.eos_token_id])
+    stream = torch.tensor(ids)
+    seed_everything(cfg["seed"])
+    config = Qwen2Config(vocab_size=len(tok), hidden_size=cfg["hidden"], intermediate_size=cfg["intermediate"],
+                         num_hidden_layers=cfg["layers"], num_attention_heads=cfg["heads"],
+                         num_key_value_heads=cfg["kv_heads"], max_position_embeddings=1024,
+                         tie_word_embeddings=True, bos_token_id=tok.eos_token_id, eos_token_id=tok.eos_token_id,
+                         pad_token_id=tok.eos_token_id)
+    model = Qwen2ForCausalLM(config)
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg["lr"], weight_decay=0.01)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg["lr"], total_steps=cfg["steps"], pct_start=0.1)
+    gen = torch.Generator().manual_seed(cfg["seed"])
+    losses = []
+    model.train()
+    for _ in ctx.track(range(cfg["steps"]), "train stand-in LM"):
+        starts = torch.randint(0, len(stream) - cfg["seq"] - 1, (cfg["batch"],), generator=gen)
+        batch = torch.stack([stream[s:s + cfg["seq"]] for s in starts.tolist()])
+        loss = model(input_ids=batch, labels=batch).loss
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        losses.append(fnum(loss))
+    folder.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(folder)
+    tok.save_pretrained(folder)
+    info = {"name": f"tiny Qwen2-architecture LM ({cfg['layers']} layers, hidden {cfg['hidden']}) trained here",
+            "stand_in": f"replaces {STAND_IN_FOR}", "source": "trained by gpu_runs.models.causal_lm",
+            "train_seconds": time.perf_counter() - t0, "train_tokens": len(ids),
+            "final_train_loss": sum(losses[-20:]) / len(losses[-20:]), "config": cfg}
+    meta.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
+    return str(folder), info | {"cached": False}, held
