@@ -127,7 +127,9 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
 
     clip = s.get("y_clip") if y_clip is None else y_clip
     use_log = s.get("log_y", False) if log_y is None else log_y
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "gpu_runs", "font.size": 9}):
+    # a salt per chart keeps clip-path ids unique when several charts share a page
+    salt = f"{run['experiment']}-{key}"
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt, "font.size": 9}):
         fig, ax = plt.subplots(figsize=(width, height))
         try:
             for line in s["lines"]:
@@ -151,6 +153,8 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
             plt.close(fig)
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
+    # matplotlib's "*{...}" rule would restyle every SVG on the page once inlined
+    svg = re.sub(r"<style[^>]*>\s*\*\{[^}]*\}\s*</style>", "", svg, count=1)
     return (f'<figure class="gpu-run-chart" {_attrs("run-chart", run["experiment"], key)}>{svg}'
             f"<figcaption>{html.escape(title if title is not None else s['title'])}</figcaption></figure>")
 

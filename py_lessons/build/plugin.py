@@ -19,6 +19,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
+from pymdownx.superfences import SuperFencesException
 
 from . import cells as cellmod
 from . import components as componentmod
@@ -27,6 +28,7 @@ from .cache import CellCache, cell_key
 from .node_runner import PyodideRunner, RunnerError
 from .render import render_cell
 from .staging import StagingError, resolve_source, stage
+from .runs import RunBlocks
 from .values import ValueMacroError, expand as expand_values
 from .vendor import VendorError, plot_fonts, write_vendor_assets
 
@@ -78,6 +80,8 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         if "pymdownx.superfences" not in config.markdown_extensions:
             config.markdown_extensions.append("pymdownx.superfences")
         self.components = componentmod.register(config, self)  # steppers, quizzes, glossary, progress
+        self.runs = RunBlocks(root / self.config.runs_dir)  # tables, charts and claims of real runs
+        fences.extend(self.runs.fences())
         return config
 
     # -- running cells ---------------------------------------------------------------------
@@ -103,6 +107,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             markdown = expand_values(markdown, self.root / self.config.runs_dir)
         except ValueMacroError as exc:
             raise PluginError(f"{source}: {exc}") from exc
+        self.runs.check_page(markdown, source)
         return cellmod.tag_cells(markdown)
 
     def _run_page(self, source: str, specs: list[cellmod.CellSpec]) -> dict[int, dict]:
@@ -168,9 +173,12 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         return True
 
     def _format_cell(self, source, language, css_class, options, md, **kwargs):
-        index = int(options[cellmod.INDEX_OPTION])
-        spec = self._page_cells[index]
-        entry = self._page_results[index]
+        try:
+            index = int(options[cellmod.INDEX_OPTION])
+            spec = self._page_cells[index]
+            entry = self._page_results[index]
+        except (KeyError, ValueError) as exc:  # superfences would swallow anything else silently
+            raise SuperFencesException(f"pycell fence could not be matched to a run cell: {exc}") from exc
         return render_cell(spec.cell_id, spec.code, entry["items"], entry["result"],
                            session=spec.session, raises=spec.raises, timeout=spec.timeout,
                            root_url=self._root_url)
