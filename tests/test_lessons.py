@@ -69,8 +69,11 @@ def test_lesson_has_every_part_its_row_lists(built_site, path):
     at_least("'মনে রাখুন' summary", count(html, r"<h2[^>]*>\s*মনে রাখুন"), need.get("summary", 0))
     at_least("prose tables", count(html, r"<table>"), need.get("tables_in_prose", 0))
     if need.get("code_tabs_with_go"):
-        tabs = re.findall(r'data-component="code-tabs".*?</div>\s*</div>\s*</div>', html, re.S)
-        at_least("Python + Go code tabs", sum(1 for tab in tabs if "pycell" in tab and "language-go" in tab), 1)
+        # from each code-tabs wrapper to the next section: a runnable Python tab and a highlighted Go tab
+        tabs = [html[start.start():].split("<h2", 1)[0] for start in re.finditer(r'data-component="code-tabs"', html)]
+        with_go = [tab for tab in tabs if ">Python</label>" in tab and ">Go</label>" in tab and "data-cell-id" in tab
+                   and re.search(r'<span class="kd">func</span>', tab)]
+        at_least("Python + Go code tabs", len(with_go), 1)
     assert not missing, f"{path} lacks: " + "; ".join(missing)
 
 
