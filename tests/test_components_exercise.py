@@ -70,7 +70,7 @@ def test_exercise_renders_an_exercise_editor_hints_and_solution():
     assert re.search(r'<div class="pycell-output" data-output></div>', html)  # no build output of its own
     assert html.count('data-action="hint"') == 2 and "first <em>hint</em>" in html
     assert 'data-action="check"' in html and 'data-action="solution"' in html
-    assert "lr = 0.1</code>" in html
+    assert "lr = 0.1</pre>" in html
 
 
 @pytest.mark.parametrize("change, message", [

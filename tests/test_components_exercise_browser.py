@@ -100,5 +100,5 @@ def test_exercise_solution_on_request_and_corrupt_storage(page, site_url, built_
     summary.focus()
     page.keyboard.press("Enter")
     assert ex.locator("[data-solution]").evaluate("(d) => d.open")
-    assert "lr = 0.5" in ex.locator("[data-solution] code").inner_text()
+    assert "lr = 0.5" in ex.locator("[data-solution-code]").inner_text()
     assert not page.js_errors

@@ -95,6 +95,7 @@ def render(parsed: dict) -> str:
         f'<div class="pz-feedback" role="status" aria-live="polite" data-feedback id="{attr(cid)}-feedback"></div>'
         f'{hints}'
         f'<details class="pz-answer" data-solution><summary data-action="solution">{text(t("exercise.solution.show"))}</summary>'
-        f'<div class="pz-answer-body"><pre><code class="language-python">{escape(parsed["solution"], quote=False)}</code></pre>'
+        # a bare <pre>: the theme adds its small copy button to every pre > code, too small to tap
+        f'<div class="pz-answer-body"><pre class="pz-solution-code" data-solution-code>{escape(parsed["solution"], quote=False)}</pre>'
         f'</div></details></div>'
     )
