@@ -103,6 +103,9 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         self.components.on_page_markdown(markdown, page, files)
         self._page_cells = {spec.index: spec for spec in specs}
         self._page_results = self._run_page(source, specs) if specs else {}
+        # predict blocks show these outputs; exercises are checked against their solution here
+        self.components.on_page_cells({spec.cell_id: self._page_results[spec.index] for spec in specs},
+                                      lambda code, checks: self._run_checks(source, code, checks))
         try:
             markdown = expand_values(markdown, self.root / self.config.runs_dir)
         except ValueMacroError as exc:
@@ -151,6 +154,28 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             spec = unit[len(out)]
             raise PluginError(f"{source}:{spec.line}: cell '{spec.cell_id}' could not run: {exc}") from exc
         return out
+
+    def _run_checks(self, source: str, code: str, checks: str) -> dict:
+        """Run an exercise's ``code`` then its hidden ``checks`` in one fresh namespace, as the
+        page's check button does. Returns {"stage": "code"|"checks", "result": {...}}; cached."""
+        key = cell_key(checks, ["# exercise code", code], self.staged.key)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        runner = self._runner_for_build()
+        session = f"{source}::exercise"
+        try:
+            runner.reset()
+            first = runner.run(code, session, "exercise", self.config.cell_timeout)["result"]
+            outcome = {"stage": "code", "result": first}
+            if first["ok"]:
+                outcome = {"stage": "checks",
+                           "result": runner.run(checks, session, "exercise", self.config.cell_timeout)["result"]}
+            runner.reset()
+        except RunnerError as exc:
+            raise PluginError(f"{source}: an exercise's code could not run: {exc}") from exc
+        self.cache.put(key, outcome)
+        return outcome
 
     @staticmethod
     def _check_outcome(source: str, spec: cellmod.CellSpec, entry: dict) -> None:

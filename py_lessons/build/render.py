@@ -50,8 +50,12 @@ def render_notes(result: dict, root_url: str) -> str:
 
 
 def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, session: str | None,
-                raises: str | None, timeout: float | None, root_url: str = "") -> str:
+                raises: str | None, timeout: float | None, root_url: str = "", kind: str | None = None) -> str:
+    """``kind`` marks cells that are part of a component (``exercise``: the reader's editor, with
+    no build output of its own)."""
     attrs = [f'data-cell-id="{escape(cell_id)}"', 'data-state="idle"']
+    if kind:
+        attrs.append(f'data-cell-kind="{escape(kind)}"')
     if session:
         attrs.append(f'data-session="{escape(session)}"')
     if raises:
@@ -69,7 +73,7 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<pre><code class="language-python">{escape(code, quote=False)}</code></pre></div>'
         f'<div class="pycell-status" role="status" aria-live="polite" data-status></div>'
         f'<div class="pycell-output-label">{escape(t("cell.output"))} '
-        f'<span data-output-origin>{escape(t("cell.output.build"))}</span></div>'
+        f'<span data-output-origin>{"" if kind == "exercise" else escape(t("cell.output.build"))}</span></div>'
         f'<div class="pycell-output" data-output>{render_items(items, result)}</div>'
         f'<div class="pycell-notes" data-notes>{render_notes(result, root_url)}</div>'
         f"</div>"

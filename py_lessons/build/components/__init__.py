@@ -1,4 +1,4 @@
-"""Lesson components (issue 4): steppers, quizzes, hidden answers, progress, glossary.
+"""Lesson components (issue 4): steppers, quizzes, hidden answers, progress, glossary, predict, exercises.
 
 ``register(config, plugin)`` is called from the py_lessons plugin's on_config; it adds one
 superfences custom fence per component and returns a ``Components`` object whose page hooks the
@@ -14,7 +14,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
-from . import glossary, progress, quiz, reveal, stepper
+from . import exercise, glossary, predict, progress, quiz, reveal, stepper
 from .math import MathRenderer
 from .common import ComponentError, fence_blocks
 
@@ -32,6 +32,8 @@ class Components:
         self.page_url = ""
         self.files = None
         self.terms: dict = {}
+        self.cell_outputs: dict = {}      # cell id -> build result, for predict blocks
+        self.code_blocks: list = []       # (name, line, parsed) of this page's predict/exercise blocks
         self.math = MathRenderer(node_modules or Path(config.config_file_path).resolve().parent / "node_modules")
         self.parsers = {
             "stepper": (stepper.parse, stepper.render),
@@ -41,6 +43,8 @@ class Components:
             "complete": (lambda s: progress.parse_complete(s, self.slug), progress.render_complete),
             "progress": (lambda s: {}, lambda _p: progress.render_progress(progress.lessons(self.files), self.page_url)),
             "glossary": (lambda s: {}, lambda _p: glossary.render_all(self.terms)),
+            "predict": (predict.parse, lambda p: predict.render(p, self.cell_outputs)),
+            "exercise": (exercise.parse, exercise.render),
         }
 
     @property
@@ -78,12 +82,16 @@ class Components:
         self.page_url = page.url
         self.files = files
         seen: dict[str, int] = {}
+        self.code_blocks = []
+        self.cell_outputs = {}
         try:
             for name, line, body in fence_blocks(markdown, set(self.parsers)):
                 try:
                     parsed = self.parsers[name][0](body)
                 except ComponentError as exc:
                     raise PluginError(f"{self.src}:{line}: {exc}") from exc
+                if name in ("predict", "exercise"):
+                    self.code_blocks.append((name, line, parsed))
                 cid = parsed.get("id") if isinstance(parsed, dict) else None
                 if cid:
                     if cid in seen:
@@ -91,6 +99,22 @@ class Components:
                     seen[cid] = line
         except ComponentError as exc:
             raise PluginError(f"{self.src}: {exc}") from exc
+
+    def on_page_cells(self, outputs: dict, run_checks) -> None:
+        """After the plugin ran the page's cells: ``outputs`` maps cell id to its build result
+        (predict blocks show it), ``run_checks(code, checks)`` runs an exercise's code and checks
+        in the build's Pyodide. Unknown cells and wrong exercises fail the build here, with the line."""
+        self.cell_outputs = outputs
+        for name, line, parsed in self.code_blocks:
+            try:
+                if name == "predict" and parsed["cell"] not in outputs:
+                    known = ", ".join(sorted(outputs)) or "none"
+                    raise ComponentError(f"predict '{parsed['id']}': there is no pycell with id "
+                                         f"'{parsed['cell']}' on this page (cells here: {known})")
+                if name == "exercise":
+                    exercise.verify(parsed, run_checks)
+            except ComponentError as exc:
+                raise PluginError(f"{self.src}:{line}: {exc}") from exc
 
     def on_page_content(self, html: str, page) -> str:
         """Glossary terms become tooltips; a page that used any ends with their list."""

@@ -162,6 +162,10 @@ class Cell {
   }
 }
 
+/** The Cell object of each enhanced cell root, for components built around a cell's editor
+ * (a code exercise reads the reader's code from it). */
+export const cellsByRoot = new WeakMap();
+
 // Big packages are fetched only when the reader reaches a cell that needs them.
 const LOAD_ON_INTERACTION = ["matplotlib"];
 
@@ -169,7 +173,9 @@ function enhance(scope = document) {
   const fresh = [];
   for (const root of scope.querySelectorAll(".pycell[data-cell-id]:not([data-enhanced])")) {
     root.dataset.enhanced = "";
-    fresh.push(new Cell(root));
+    const cell = new Cell(root);
+    cellsByRoot.set(root, cell);
+    fresh.push(cell);
   }
   if (fresh.length) {
     // Once the page is idle, start Python and the small packages its cells import (numpy), so

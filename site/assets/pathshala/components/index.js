@@ -4,13 +4,18 @@ import { enhanceSteppers } from "./stepper.js";
 import { enhanceQuizzes } from "./quiz.js";
 import { enhanceReveals } from "./reveal.js";
 import { enhanceProgress } from "./progress.js";
+import { enhancePredicts } from "./predict.js";
 
 function enhanceComponents() {
-  for (const enhance of [enhanceSteppers, enhanceQuizzes, enhanceReveals, enhanceProgress]) {
+  for (const enhance of [enhanceSteppers, enhanceQuizzes, enhanceReveals, enhanceProgress, enhancePredicts]) {
     try { enhance(); } catch (error) { console.error(error); }
+  }
+  // Code exercises build on the cells' editor (cells.js); load them only where a page has one, so
+  // that a problem there never stops the other components.
+  if (document.querySelector('[data-component="exercise"]')) {
+    import("./exercise.js").then((module) => module.enhanceExercises()).catch((error) => console.error(error));
   }
 }
 
 enhanceComponents();
-globalThis.document$?.subscribe?.(() => enhanceComponents()); // instant navigation swapped the page
-
+globalThis.document$?.subscribe?.(() => enhanceComponents()); // a swapped page gets its components too
