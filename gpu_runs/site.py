@@ -95,7 +95,7 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
                            f"(has: {', '.join(by_key)})")
         cols = [by_key[c] for c in columns]
     cap = table["title"] if caption is None else caption
-    out = [f'<table class="gpu-run-table" {_attrs("run-table", run["experiment"], key)}>']
+    out = ['<div class="gpu-run-table-wrap">', f'<table class="gpu-run-table" {_attrs("run-table", run["experiment"], key)}>']
     if cap:
         out.append(f"<caption>{html.escape(cap)}</caption>")
     out.append("<thead><tr>" + "".join(f'<th title="{html.escape(c["en"])}">{html.escape(c["bn"])}</th>'
@@ -109,7 +109,7 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
             klass = ' class="nonfinite"' if isinstance(value, float) and not math.isfinite(value) else ""
             cells.append(f"<td{klass}>{html.escape(text)}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "\n".join(out)
 
 

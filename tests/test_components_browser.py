@@ -267,16 +267,17 @@ def _pages(built_site):
 
 
 def test_axe_finds_no_serious_violations_on_any_page(page, site_url, built_site):
+    """axe-core (npm, injected by the test only) on every whole page: theme, cells, components."""
     axe = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
     problems = {}
-    for path in _pages(built_site):
+    pages = _pages(built_site)
+    assert len(pages) >= 8
+    for path in pages:
         page.goto(site_url + path)
         page.wait_for_load_state("load")
+        page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")
         page.add_script_tag(content=axe)
-        # the components' own markup (the theme's header/footer are checked separately: see the report)
-        if not page.locator("[data-component]").count():
-            continue
-        result = page.evaluate("async () => (await axe.run({include: [...document.querySelectorAll('[data-component]')], exclude: [...document.querySelectorAll('.pycell')]})).violations"
+        result = page.evaluate("async () => (await axe.run(document)).violations"
                                ".filter((v) => ['serious', 'critical'].includes(v.impact))"
                                ".map((v) => [v.id, v.nodes.slice(0, 3).map((n) => n.target.join(' '))])")
         if result:
@@ -284,7 +285,8 @@ def test_axe_finds_no_serious_violations_on_any_page(page, site_url, built_site)
     assert not problems, problems
 
 
-@pytest.mark.parametrize("path", ["/", GUIDE])
+@pytest.mark.parametrize("path", ["/", GUIDE, "/demo/", "/lessons/optimization/", "/lessons/numerical-stability/",
+                                  "/lessons/vanishing-gradients/", "/lessons/smaller-models/"])
 def test_mobile_width_no_page_scroll_and_big_tap_targets(page, site_url, path):
     page.set_viewport_size({"width": 360, "height": 800})
     page.goto(site_url + path)
@@ -292,7 +294,7 @@ def test_mobile_width_no_page_scroll_and_big_tap_targets(page, site_url, path):
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= 360, wide
     small = page.evaluate("""() => [...document.querySelectorAll(
-        ':is(.pz-stepper, .pz-quiz, .pz-reveal, .pz-complete, .pz-progress) :is(button, summary, input[type=text], .pz-choice)')]
+        ':is(.pz-stepper, .pz-quiz, .pz-reveal, .pz-complete, .pz-progress) :is(button, summary, input[type=text], .pz-choice), .pycell-button')]
         .filter((el) => el.offsetParent !== null)
         .map((el) => [el.dataset.action || el.name || el.className, el.getBoundingClientRect()])
         .filter(([, r]) => r.width < 40 || r.height < 40).map(([name, r]) => [name, r.width, r.height])""")

@@ -25,7 +25,8 @@ def render_items(items: list[dict], result: dict) -> str:
         if item["type"] in ("stdout", "stderr"):
             parts.append(_pre(item["type"], item["text"]))
         elif item["type"] == "figure":
-            parts.append(f'<div class="pycell-figure" data-figure aria-label="{escape(t("cell.figure"))}">{item["svg"]}</div>')
+            svg = item["svg"].replace("<svg ", f'<svg aria-label="{escape(t("cell.figure"))}" ', 1)
+            parts.append(f'<div class="pycell-figure" data-figure>{svg}</div>')
     if not result.get("ok", True):
         parts.append(_pre("traceback", result["traceback"]))
     return "".join(parts)

@@ -63,7 +63,9 @@ def render_mcq(parsed: dict) -> str:
     explains = []
     for n, choice in enumerate(parsed["choices"]):
         choices.append(
-            f'<label class="pz-choice"><input type="radio" name="{attr(cid)}-choice" value="{n}">'
+            # aria-label: a choice that is only a formula has no text name once KaTeX has drawn it
+            f'<label class="pz-choice"><input type="radio" name="{attr(cid)}-choice" value="{n}" '
+            f'aria-label="{attr(choice["text"].replace("$", ""))}">'
             f'<span>{md_inline(choice["text"])}</span></label>'
         )
         if choice["explain"]:

@@ -1,7 +1,7 @@
 // Runnable cells: CodeMirror editors, Run/Stop/Reset, and output from the shared Python worker.
 // The HTML comes from the build (py_lessons/build/render.py) with the build-time output already
 // in [data-output]; this module only adds behaviour, so a page without JS still reads fine.
-import { EditorView, basicSetup, keymap, Prec, python } from "../vendor/editor.js";
+import { EditorView, basicSetup, keymap, Prec, python, readableHighlighting } from "../vendor/editor.js";
 import strings from "./strings.js";
 import { sharedPythonWorker } from "./python-worker.js";
 import { pageKey, store } from "./components/common.js";
@@ -55,7 +55,9 @@ class Cell {
         ])),
         basicSetup,
         python(),
-        EditorView.contentAttributes.of({ "aria-label": strings["cell.editor"] }),
+        Prec.high(readableHighlighting),
+        // tabindex: the editor is a scrollable region that must be reachable by keyboard
+        EditorView.contentAttributes.of({ "aria-label": strings["cell.editor"], tabindex: "0" }),
         EditorView.updateListener.of((update) => { if (update.docChanged) this.saveEdits(); }),
       ],
     });
@@ -102,7 +104,7 @@ class Cell {
           this.setStatus(strings["cell.state.running"]);
           if (timeout > 0) this.timer = setTimeout(() => this.stop("timeout", timeout), timeout * 1000);
         },
-        onItem: (item) => renderItem(this.output, item),
+        onItem: (item) => renderItem(this.output, item, strings),
         onDone: (result, seconds) => this.finished(result, seconds),
         onFatal: (reason) => this.finished({ ok: false, error: "fatal", traceback: format("loader.failed", { reason }) }, 0),
         onStopped: (how, result) => this.stopped(how, result),

@@ -27,12 +27,13 @@ function safeSvg(markup) {
   return document.importNode(svg, true);
 }
 
-export function renderItem(output, item) {
+export function renderItem(output, item, strings = {}) {
   if (item.type === "stdout" || item.type === "stderr") {
     appendText(output, item.type, item.text);
   } else if (item.type === "figure") {
     const svg = safeSvg(item.svg);
     if (!svg) return;
+    if (strings["cell.figure"]) svg.setAttribute("aria-label", strings["cell.figure"]);
     const box = document.createElement("div");
     box.className = "pycell-figure";
     box.dataset.figure = "";
