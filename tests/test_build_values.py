@@ -41,3 +41,55 @@ def test_bad_macros_fail_with_their_line(macro, message):
     with pytest.raises(ValueMacroError, match=message) as caught:
         expand(f"first line\n\nvalue: {macro}", NO_RUNS)
     assert str(caught.value).startswith("line 3:")
+
+
+def _residual_products(x0: float, a: float, blocks: int) -> tuple[list[float], list[float]]:
+    """∏F′ and ∏(1 + F′) for F(x) = σ(a·x), x ← x + F(x); worked out here, not with the stepper."""
+    sig = lambda z: 1 / (1 + math.exp(-z))  # noqa: E731
+    x, plain, resid, plains, resids = x0, 1.0, 1.0, [], []
+    for _ in range(blocks):
+        fprime = a * sig(a * x) * (1 - sig(a * x))
+        plain, resid = plain * fprime, resid * (1 + fprime)
+        plains.append(plain)
+        resids.append(resid)
+        x += sig(a * x)
+    return plains, resids
+
+
+def test_list_values_can_be_indexed_from_either_end():
+    defaults = run_stepper("residual_chain")["inputs"]
+    plains, resids = _residual_products(defaults["x0"], defaults["gain"], defaults["blocks"])
+    assert expand("{{ step:residual_chain:plain_product[2] | .3g }}", NO_RUNS) == format(plains[2], ".3g")
+    assert expand("{{ step:residual_chain:residual_product[-1] | .4g }}", NO_RUNS) == format(resids[-1], ".4g")
+    assert expand("{{ step:residual_chain:plain_product[0] | .3g }}", NO_RUNS) == format(plains[0], ".3g")
+    # with other inputs, and with Bangla digits
+    plains5, _ = _residual_products(1.0, 2.0, 5)
+    text = expand("{{ step:residual_chain(x0=1.0, gain=2.0, blocks=5):plain_product[-2] | .3e | bn }}", NO_RUNS)
+    assert text == format_number(plains5[-2], ".3e", bangla=True)
+
+
+def test_list_index_of_gradient_descent_trail_matches_closed_form():
+    # w_k = w* + (w0 − w*)·(1 − 2x²·lr)^k for loss (x·w − y)²
+    x, y, w0, lr = 2.0, 10.0, 0.0, 0.1
+    w_star, factor = y / x, 1 - 2 * x * x * lr
+    w3 = w_star + (w0 - w_star) * factor ** 3
+    assert expand("{{ step:gd_update:w[3] | .6f }}", NO_RUNS) == f"{w3:.6f}"
+    w_last = w_star + (w0 - w_star) * factor ** 5
+    loss_last = (x * w_last - y) ** 2
+    assert expand("{{ step:gd_update:loss[-1] | .6g }}", NO_RUNS) == format(loss_last, ".6g").replace("-", "−")
+    # a list inside the inputs and an index in the key do not get in each other's way
+    assert expand("{{ step:norm_clip(grad=[6, 8], max_norm=5):clipped[1] | .1f }}", NO_RUNS) == "4.0"
+
+
+@pytest.mark.parametrize("macro, message", [
+    ("{{ step:residual_chain:plain_product[10] }}", "out of range"),
+    ("{{ step:residual_chain:plain_product[-11] }}", "out of range"),
+    ("{{ step:norm_clip:norm[0] }}", "not a list"),
+    ("{{ step:residual_chain:no_list[0] }}", "has no value"),
+    ("{{ step:residual_chain:plain_product[x] }}", "cannot read"),
+    ("{{ step:residual_chain:plain_product[] }}", "cannot read"),
+])
+def test_bad_list_indices_fail_with_their_line(macro, message):
+    with pytest.raises(ValueMacroError, match=message) as caught:
+        expand(f"first line\n\nvalue: {macro}", NO_RUNS)
+    assert str(caught.value).startswith("line 3:")

@@ -2,6 +2,7 @@
 
     {{ step:norm_clip:norm | .4g }}                     a stepper's value (default inputs)
     {{ step:norm_clip(max_norm=2):coefficient | .3f }}  ... with other inputs
+    {{ step:residual_chain:plain_product[2] | .3g }}     one entry of a list value ([-1]: the last)
     {{ run:train_deep:values.plain_final_loss | .3f | bn }}   a value from a gpu_runs result file
 
 The format spec is Python's (optional); ``bn`` writes Bangla digits. A value that cannot be
@@ -20,7 +21,8 @@ from ..runtime import steppers
 
 BANGLA_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 _MACRO = re.compile(r"\{\{\s*(?P<kind>run|step):(?P<body>[^{}|]+?)\s*(?:\|(?P<opts>[^{}]*?))?\s*\}\}")
-_STEP = re.compile(r"^(?P<name>\w+)(?:\((?P<args>[^)]*)\))?:(?P<key>[\w.]+)$")
+_STEP = re.compile(r"^(?P<name>\w+)(?:\((?P<args>[^)]*)\))?:(?P<key>\w+(?:\[-?\d+\])*(?:\.\w+(?:\[-?\d+\])*)*)$")
+_KEY_PART = re.compile(r"^(?P<field>\w+)(?P<indices>(?:\[-?\d+\])*)$")
 _RUN = re.compile(r"^(?P<name>\w+):(?P<path>\S+)$")
 
 
@@ -56,14 +58,25 @@ def _stepper_values(name: str, args_text: str | None) -> dict:
 def _step_value(body: str):
     match = _STEP.match(body)
     if not match:
-        raise ValueMacroError(f"cannot read {body!r}; write step:NAME:key or step:NAME(x=1):key")
+        raise ValueMacroError(f"cannot read {body!r}; write step:NAME:key, step:NAME(x=1):key "
+                              "or step:NAME:key[0]")
     values = _stepper_values(match["name"], match["args"])
     node = values
     for part in match["key"].split("."):
-        if not isinstance(node, dict) or part not in node:
+        piece = _KEY_PART.match(part)
+        field = piece["field"]
+        if not isinstance(node, dict) or field not in node:
             raise ValueMacroError(f"stepper {match['name']!r} has no value {match['key']!r} "
                                   f"(has: {', '.join(values)})")
-        node = node[part]
+        node = node[field]
+        for index in re.findall(r"\[(-?\d+)\]", piece["indices"]):
+            if not isinstance(node, (list, tuple)):
+                raise ValueMacroError(f"stepper {match['name']!r}: {field!r} in {match['key']!r} "
+                                      f"is not a list, so [{index}] cannot index it")
+            if not -len(node) <= int(index) < len(node):
+                raise ValueMacroError(f"stepper {match['name']!r}: index [{index}] in {match['key']!r} "
+                                      f"is out of range ({field!r} has {len(node)} entries)")
+            node = node[int(index)]
     return node
 
 
