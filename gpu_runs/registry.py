@@ -19,20 +19,20 @@ class Experiment:
 
 
 EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in [
-    Experiment("grad_norms", 17, "Per-layer gradient norms, 30 hidden layers", "cpu", "~2 s", "lesson17"),
+    Experiment("grad_norms", 17, "Per-layer gradient norms, 30 hidden layers", "cpu", "<1 s", "lesson17"),
     Experiment("train_deep", 17, "40-layer plain vs residual vs pre-norm MLP", "cpu", "~15 s", "lesson17"),
-    Experiment("explode", 17, "Exploding 16-layer ReLU MLP, value vs norm clipping", "cpu", "~4 s", "lesson17"),
+    Experiment("explode", 17, "Exploding 16-layer ReLU MLP, value vs norm clipping", "cpu", "~6 s", "lesson17"),
     Experiment("clip_api", 17, "clip_grad_norm_/clip_grad_value_ return values and errors", "cpu", "<1 s", "lesson17"),
     Experiment("mixed_precision", 12, "fp32 vs bf16 autocast; fp16 underflow and loss scaling",
-               "cpu; cuda adds fp16+GradScaler", "~20 s", "stability"),
+               "cpu; cuda adds fp16+GradScaler", "~12 s", "stability"),
     Experiment("int8_dynamic", 59, "Dynamic int8 of the review classifier (torch.ao, torchao)", "cpu",
-               "~1 min (+ teacher training once)", "lesson59"),
+               "~40 s (+ teacher training once, ~4-6 min)", "lesson59"),
     Experiment("lowbit_llm", 59, "Causal LM in bf16, bitsandbytes 8-bit and NF4", "cpu or cuda (bitsandbytes backend)",
-               "~1 min (+ LM training once)", "lesson59"),
+               "~40 s (+ LM training once, ~2 min)", "lesson59"),
     Experiment("distill", 59, "Teacher -> BiGRU student, hard labels vs KD, 3 seeds", "cpu",
                "~3 min (+ teacher training once)", "lesson59"),
     Experiment("prune", 59, "Magnitude and FFN-neuron pruning of the teacher, timings", "cpu",
-               "~1 min (+ teacher training once)", "lesson59"),
+               "~30 s (+ teacher training once)", "lesson59"),
 ]}
 
 SUITES = {

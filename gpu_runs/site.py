@@ -155,8 +155,13 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
     svg = svg[svg.index("<svg"):]
     # matplotlib's "*{...}" rule would restyle every SVG on the page once inlined
     svg = re.sub(r"<style[^>]*>\s*\*\{[^}]*\}\s*</style>", "", svg, count=1)
+    caption = title if title is not None else s["title"]
+    clipped = clip is not None and any(isinstance(v, (int, float)) and v > clip
+                                       for line in s["lines"] for v in line["values"])
+    if clipped:
+        caption += f" ({format_value(clip)}-এর বেশি মান ওপরের কিনারায় আঁকা)"
     return (f'<figure class="gpu-run-chart" {_attrs("run-chart", run["experiment"], key)}>{svg}'
-            f"<figcaption>{html.escape(title if title is not None else s['title'])}</figcaption></figure>")
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
 def _date(run: dict) -> str:
