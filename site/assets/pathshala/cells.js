@@ -4,20 +4,12 @@
 import { EditorView, basicSetup, keymap, Prec, python, readableHighlighting } from "../vendor/editor.js";
 import strings from "./strings.js";
 import { sharedPythonWorker } from "./python-worker.js";
-import { pageKey, store } from "./components/common.js";
+import { format, loaderMessage, pageKey, store } from "./components/common.js";
 import { renderItem, renderNotes, renderTraceback } from "./output.js";
-
-const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
-const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
 // Loading progress goes to whichever cell or component (handlers.cell with setStatus) is waiting.
 function showProgress(progress, job) {
-  const cell = job?.handlers.cell;
-  if (!cell) return;
-  const percent = progress.total ? Math.round((100 * progress.loaded) / progress.total) : 0;
-  cell.setStatus(progress.phase === "core"
-    ? format("loader.progress", { percent, loaded: megabytes(progress.loaded), total: megabytes(progress.total) })
-    : format("loader.packages", { names: progress.names.join(", "), percent }));
+  job?.handlers.cell?.setStatus(loaderMessage(progress));
 }
 
 function sharedWorker() {
