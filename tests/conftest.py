@@ -5,27 +5,13 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
-]
-
-
-def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "--site-dir", str(site_dir)],
-        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
+from site_testlib import CHROMIUM_ARGS, QuietHandler, build_site
 
 
 @pytest.fixture(scope="session")
@@ -34,17 +20,6 @@ def built_site(tmp_path_factory) -> Path:
     done = build_site(site_dir)
     assert done.returncode == 0, done.stderr[-4000:]
     return site_dir
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-        ".json": "application/json", ".svg": "image/svg+xml", ".woff2": "font/woff2",
-    }
-
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, build_site
+from site_testlib import ROOT, build_site
 
 
 def make_site(tmp_path: Path, pages: dict[str, str]) -> Path:

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_helpers import cell, replace_code, wait_enhanced
-from conftest import ROOT
+from site_testlib import ROOT
 from py_lessons.runtime import steppers
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, build_site
+from site_testlib import ROOT, build_site
 from py_lessons.build.components import glossary, progress, quiz, reveal, stepper
 from py_lessons.build.components.common import ComponentError, fence_blocks, stable_permutation
 from py_lessons.runtime import steppers

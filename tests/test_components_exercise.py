@@ -7,7 +7,7 @@ from html import unescape
 
 import pytest
 
-from conftest import build_site
+from site_testlib import build_site
 from py_lessons.build.components import exercise, predict
 from py_lessons.build.components.common import ComponentError
 from test_components_build import _site

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from browser_helpers import output_snapshot, run_cell, wait_enhanced
-from conftest import QuietHandler
+from site_testlib import QuietHandler
 
 pytestmark = pytest.mark.browser
 

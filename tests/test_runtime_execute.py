@@ -76,3 +76,18 @@ def test_figures_keep_their_place_between_prints():
     assert svg.startswith("<svg") and 'class="mpl-figure"' in svg
     assert "&lt;b&gt;শিরোনাম&lt;/b&gt;" in svg and "<b>" not in svg  # text stays text
     assert "<?xml" not in svg and "*{" not in svg  # inline-ready, no page-wide style rule
+
+
+def test_explanation_keys_for_common_errors():
+    from py_lessons.runtime.explain import explanation_key
+
+    assert explanation_key("ValueError", "operands could not be broadcast together with shapes (2,) (3,)") == "explain.ValueError.shape"
+    assert explanation_key("ValueError", "invalid literal for int() with base 10: 'x'") == "explain.ValueError"
+    assert explanation_key("ValueError", "Maximum allowed dimension exceeded") == "explain.MemoryError"
+    assert explanation_key("ValueError", "array is too big; `arr.size * arr.dtype.itemsize` is larger") == "explain.MemoryError"
+    assert explanation_key("MemoryError", "Unable to allocate 2.24 GiB") == "explain.MemoryError"
+    assert explanation_key("ModuleNotFoundError", "No module named 'torch'") == "explain.ModuleNotFoundError.torch"
+    assert explanation_key("ModuleNotFoundError", "No module named 'requests'") == "explain.ModuleNotFoundError.network"
+    assert explanation_key("ModuleNotFoundError", "No module named 'sklearn'") == "explain.ModuleNotFoundError"
+    assert explanation_key("IndentationError", "expected an indented block") == "explain.SyntaxError"
+    assert explanation_key("KeyboardInterrupt", "") is None

@@ -26,6 +26,8 @@ def explanation_key(error: str, message: str = "") -> str | None:
     """Catalogue key (``explain.*``) for an error name and its message, or None."""
     if error in ("SyntaxError", "IndentationError", "TabError"):
         return "explain.SyntaxError"
+    if error == "ValueError" and re.search(r"Maximum allowed dimension exceeded|array is too big", message):
+        return "explain.MemoryError"  # 32-bit WebAssembly: the array is too big to even describe
     if error == "ValueError" and _SHAPE_WORDS.search(message):
         return "explain.ValueError.shape"
     if error in ("ModuleNotFoundError", "ImportError"):
