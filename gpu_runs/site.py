@@ -95,8 +95,10 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
                            f"(has: {', '.join(by_key)})")
         cols = [by_key[c] for c in columns]
     cap = table["title"] if caption is None else caption
-    # the wrapper scrolls sideways on a phone; it is the component's root
-    out = [f'<div class="gpu-run-table-wrap" {_attrs("run-table", run["experiment"], key)}>', '<table class="gpu-run-table">']
+    # the wrapper scrolls sideways on a phone (so it is a named, focusable region); it is the root
+    region = html.escape(caption if caption is not None else (table["title"] or key))
+    out = [f'<div class="gpu-run-table-wrap" {_attrs("run-table", run["experiment"], key)} role="region" '
+           f'tabindex="0" aria-label="{region}">', '<table class="gpu-run-table">']
     if cap:
         out.append(f"<caption>{html.escape(cap)}</caption>")
     out.append("<thead><tr>" + "".join(f'<th title="{html.escape(c["en"])}">{html.escape(c["bn"])}</th>'
