@@ -31,7 +31,10 @@ def test_site_works_offline_after_one_visit_from_a_sub_path(browser, course_serv
     server, base = course_server
     context = browser.new_context()  # service workers allowed here
     page = context.new_page()
-    page.goto(base + "/")
+    page.goto(base + "/guide/")
+    wait_enhanced(page)
+    # caching starts once the first output is in (it must not compete with the first Run)
+    assert run_cell(page, "guide-tabs-py", timeout=120_000) == "done"
     scope = page.evaluate("""async () => {
         const registration = await navigator.serviceWorker.ready;   // installed = everything precached
         return registration.scope;
@@ -50,7 +53,7 @@ def test_site_works_offline_after_one_visit_from_a_sub_path(browser, course_serv
     server.shutdown()  # the classroom server is gone
     server.server_close()
 
-    page.goto(base + "/demo/")
+    page.goto(base + "/demo/")  # a page never opened while the server was up
     wait_enhanced(page)
     assert run_cell(page, "demo-plot", timeout=120_000) == "done"
     kinds = [entry[0] for entry in output_snapshot(page, "demo-plot")]
