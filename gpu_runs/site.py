@@ -163,7 +163,7 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
                                        for line in s["lines"] for v in line["values"])
     if clipped:
         caption += f" ({format_value(clip)}-এর বেশি মান ওপরের কিনারায় আঁকা)"
-    return (f'<figure class="gpu-run-chart" {_attrs("run-chart", run["experiment"], key)}>{svg}'
+    return (f'<figure class="gpu-run-chart" {_attrs("run-chart", run["experiment"], key)} data-search-exclude>{svg}'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 

@@ -36,7 +36,7 @@ def make_site(tmp_path: Path, pages: dict[str, str]) -> Path:
 def outputs(site: Path, page: str) -> dict[str, str]:
     text = (site / page).read_text(encoding="utf-8")
     found = {}
-    for cell_id, body in re.findall(r'data-cell-id="([^"]+)".*?<div class="pycell-output" data-output>(.*?)</div></div>', text, re.S):
+    for cell_id, body in re.findall(r'data-cell-id="([^"]+)".*?<div class="pycell-output" data-output data-search-exclude>(.*?)</div>', text, re.S):
         found[cell_id] = re.sub(r"<[^>]+>", "", body)
     return found
 

@@ -67,7 +67,7 @@ def test_exercise_renders_an_exercise_editor_hints_and_solution():
     editor = re.search(r'<div class="pycell"[^>]*>', html)[0]
     assert 'data-cell-id="ex1-code"' in editor and 'data-cell-kind="exercise"' in editor
     assert "lr = ___" in html
-    assert re.search(r'<div class="pycell-output" data-output></div>', html)  # no build output of its own
+    assert re.search(r'<div class="pycell-output" data-output data-search-exclude></div>', html)  # no build output of its own
     assert html.count('data-action="hint"') == 2 and "first <em>hint</em>" in html
     assert 'data-action="check"' in html and 'data-action="solution"' in html
     assert "lr = 0.1</pre>" in html

@@ -75,7 +75,7 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<div class="pycell-status" role="status" aria-live="polite" data-status></div>'
         f'<div class="pycell-output-label">{escape(t("cell.output"))} '
         f'<span data-output-origin>{"" if kind == "exercise" else escape(t("cell.output.build"))}</span></div>'
-        f'<div class="pycell-output" data-output>{render_items(items, result)}</div>'
+        f'<div class="pycell-output" data-output data-search-exclude>{render_items(items, result)}</div>'
         f'<div class="pycell-notes" data-notes>{render_notes(result, root_url)}</div>'
         f"</div>"
     )

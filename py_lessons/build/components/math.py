@@ -50,7 +50,7 @@ class MathRenderer:
             job = (htmllib.unescape(match[2]).strip(), match[1] == "div")
             tag = match[1]
             if tag == "div":  # a wide display formula scrolls by itself (focusable, for the keyboard)
-                return f'<div class="pz-math pz-math-display" tabindex="0">{self.cache[job]}</div>'
-            return f'<span class="pz-math">{self.cache[job]}</span>'
+                return f'<div class="pz-math pz-math-display" tabindex="0" data-search-exclude>{self.cache[job]}</div>'
+            return f'<span class="pz-math" data-search-exclude>{self.cache[job]}</span>'
 
         return MATH.sub(replace, page_html)
