@@ -11,8 +11,6 @@ before the first output and before any Run; and the same cells in CPython for ra
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import shutil
@@ -20,36 +18,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from .local_server import CHROMIUM_ARGS, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 NUMPY_CELL = "demo-numpy"
 PLOT_CELL = "demo-plot"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-quic"]
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm"}
-
-    def log_message(self, *args):
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass  # a browser context closed mid-download (e.g. background caching) is not news
-
-
-def _serve(folder: Path):
-    server = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 def _wait_done(page, cell_id):
     page.wait_for_function(
         "id => ['done', 'error'].includes(document.querySelector(`[data-cell-id=\"${id}\"]`).dataset.state)",
@@ -121,7 +97,7 @@ def main(argv=None) -> None:
     site = Path(tempfile.mkdtemp(prefix="pathshala-bench-"))
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)], cwd=ROOT, check=True,
                    env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    server, url = _serve(site)
+    server, url = serve(site)
     runs = {"first_numpy_output_s": [], "first_plot_s": [], "bytes_before_first_output": [],
             "page_bytes_before_run": [], "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
     with sync_playwright() as playwright:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 CELL = '[data-cell-id="{}"]'
 
 OUTPUT_SNAPSHOT = """(cell) => [...cell.querySelector('[data-output]').children].map((child) =>
@@ -41,3 +43,19 @@ def replace_code(page, cell_id, code):
 
 def wait_enhanced(page):
     page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")
+
+
+def component(page, kind, component_id):
+    return page.locator(f'[data-component="{kind}"][data-id="{component_id}"]')
+
+
+def start_then_stop(page, cell_id, code, stopped_within_ms):
+    """Run ``code`` in a cell, press Stop while it runs; returns seconds from the click to the end."""
+    replace_code(page, cell_id, code)
+    cell(page, cell_id).locator('[data-action="run"]').click()
+    wait_state(page, cell_id, states=("running",))
+    page.wait_for_timeout(300)
+    began = time.monotonic()
+    cell(page, cell_id).locator('[data-action="stop"]').click()
+    wait_state(page, cell_id, states=("error", "idle"), timeout=stopped_within_ms)
+    return time.monotonic() - began

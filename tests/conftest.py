@@ -3,15 +3,13 @@ Chromium (Debian's package) driven by Playwright."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 
-from site_testlib import CHROMIUM_ARGS, QuietHandler, build_site
+from py_lessons.local_server import CHROMIUM_ARGS, serve
+from site_testlib import build_site
 
 
 @pytest.fixture(scope="session")
@@ -24,10 +22,8 @@ def built_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def site_url(built_site) -> str:
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server, url = serve(built_site)
+    yield url
     server.shutdown()
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
-from browser_helpers import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
+from browser_helpers import cell, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -100,15 +99,7 @@ def test_infinite_loop_is_stopped_and_next_run_works(page, site_url):
     page.goto(site_url + "/demo/")
     wait_enhanced(page)
     assert run_cell(page, "demo-streams") == "done"  # Pyodide is loaded before the loop starts
-    replace_code(page, "demo-numpy", "while True:\n    pass")
-    cell(page, "demo-numpy").locator('[data-action="run"]').click()
-    wait_state(page, "demo-numpy", states=("running",))
-    page.wait_for_timeout(300)
-    began = time.monotonic()
-    cell(page, "demo-numpy").locator('[data-action="stop"]').click()
-    wait_state(page, "demo-numpy", states=("error", "idle"), timeout=2_000)
-    stopped_after = time.monotonic() - began
-    assert stopped_after < 2.0
+    assert start_then_stop(page, "demo-numpy", "while True:\n    pass", stopped_within_ms=2_000) < 2.0
     assert cell(page, "demo-numpy").locator("[data-status]").inner_text().strip()
     replace_code(page, "demo-numpy", "print('আবার চলছে')")
     assert run_cell(page, "demo-numpy") == "done"

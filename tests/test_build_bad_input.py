@@ -4,7 +4,6 @@ all fail the build with the file and line, never a silent empty box."""
 from __future__ import annotations
 
 import json
-import shutil
 
 from site_testlib import ROOT, build_site
 from test_build_plugin import make_site

@@ -7,17 +7,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import cell, replace_code, wait_enhanced
+from browser_helpers import cell, replace_code, wait_enhanced, component as comp
 from site_testlib import ROOT
 from py_lessons.runtime import steppers
 
 pytestmark = pytest.mark.browser
 
 GUIDE = "/guide/"
-
-
-def comp(page, kind, cid):
-    return page.locator(f'[data-component="{kind}"][data-id="{cid}"]')
 
 
 def open_guide(page, site_url):

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import cell, replace_code, wait_enhanced
+from browser_helpers import cell, replace_code, wait_enhanced, component as comp
 
 pytestmark = pytest.mark.browser
 
 GUIDE = "/guide/"
 EDITOR = "guide-ex-lr-code"
-
-
-def comp(page, kind, cid):
-    return page.locator(f'[data-component="{kind}"][data-id="{cid}"]')
 
 
 def open_guide(page, site_url):

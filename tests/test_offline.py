@@ -3,15 +3,12 @@ Pyodide and its wheels. The site is served from a sub-path (/course/) to prove i
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
-import threading
 
 import pytest
 
 from browser_helpers import output_snapshot, run_cell, wait_enhanced
-from site_testlib import QuietHandler
+from py_lessons.local_server import serve
 
 pytestmark = pytest.mark.browser
 
@@ -19,10 +16,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture()
 def course_server(built_site, tmp_path):
     shutil.copytree(built_site, tmp_path / "course")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(tmp_path)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server, f"http://127.0.0.1:{server.server_address[1]}/course"
+    server, url = serve(tmp_path)
+    yield server, url + "/course"
     server.shutdown()
     server.server_close()
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import json
-import math
 import subprocess
 import sys
 from decimal import Decimal, localcontext

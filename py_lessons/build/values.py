@@ -19,7 +19,6 @@ from pathlib import Path
 
 from ..runtime import steppers
 
-BANGLA_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 _MACRO = re.compile(r"\{\{\s*(?P<kind>run|step):(?P<body>[^{}|]+?)\s*(?:\|(?P<opts>[^{}]*?))?\s*\}\}")
 _STEP = re.compile(r"^(?P<name>\w+)(?:\((?P<args>[^)]*)\))?:(?P<key>\w+(?:\[-?\d+\])*(?:\.\w+(?:\[-?\d+\])*)*)$")
 _KEY_PART = re.compile(r"^(?P<field>\w+)(?P<indices>(?:\[-?\d+\])*)$")
@@ -40,7 +39,7 @@ def format_number(value, spec: str = "", bangla: bool = False) -> str:
     else:
         text = format(value, spec) if spec else (f"{value:.4g}" if isinstance(value, float) else str(value))
         text = text.replace("-", "−")
-    return text.translate(BANGLA_DIGITS) if bangla else text
+    return steppers.bn_digits(text) if bangla else text
 
 
 def _stepper_args(text: str | None) -> dict:

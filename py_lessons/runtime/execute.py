@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import sys
 import time
 import traceback
 from typing import Callable

@@ -14,16 +14,16 @@ from html import escape
 import markdown as _markdown
 import yaml
 
+from ...runtime.steppers import bn_digits
+from ..strings import t
+
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_BN = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 
 
 class ComponentError(ValueError):
     """An authoring mistake in a component block; the plugin adds the file name and line."""
 
 
-def bn_digits(value) -> str:
-    return str(value).translate(_BN)
 
 
 def attr(value) -> str:
@@ -129,3 +129,12 @@ def stable_permutation(key: str, n: int) -> list[int]:
     if n > 1 and order == list(range(n)):
         order = order[1:] + order[:1]
     return order
+
+
+def render_hints(hints: list[str]) -> str:
+    """Progressive hints (reveal, exercise): numbered <details>, opened one after another."""
+    return "".join(
+        f'<details class="pz-hint" data-hint="{n}"><summary data-action="hint">{text(t("reveal.hint", n=bn_digits(n)))}</summary>'
+        f"{md_block(hint)}</details>"
+        for n, hint in enumerate(hints, start=1)
+    )

@@ -26,7 +26,7 @@ from html import escape
 
 from ..render import render_cell
 from ..strings import t
-from .common import (ComponentError, attr, bn_digits, check_keys, component_id, load_yaml, md_block,
+from .common import (ComponentError, attr, render_hints, check_keys, component_id, load_yaml, md_block,
                      nonempty_text, text)
 
 DEFAULT_ATTEMPTS = 3
@@ -79,11 +79,7 @@ def render(parsed: dict) -> str:
     cid = parsed["id"]
     editor = render_cell(editor_id(cid), parsed["starter"], [], {"ok": True}, session=None, raises=None,
                          timeout=None, kind="exercise")
-    hints = "".join(
-        f'<details class="pz-hint" data-hint="{n}"><summary data-action="hint">{text(t("reveal.hint", n=bn_digits(n)))}</summary>'
-        f'{md_block(h)}</details>'
-        for n, h in enumerate(parsed["hints"], start=1)
-    )
+    hints = render_hints(parsed["hints"])
     return (
         f'<div class="pz-quiz pz-exercise" data-component="exercise" data-id="{attr(cid)}" data-state="idle" '
         f'data-max-attempts="{parsed["attempts"]}" data-attempts="0" data-checks="{attr(parsed["checks"])}">'

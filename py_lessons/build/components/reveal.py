@@ -14,7 +14,7 @@ Built on <details>/<summary>, so it opens and closes with the keyboard even with
 from __future__ import annotations
 
 from ..strings import t
-from .common import ComponentError, attr, bn_digits, check_keys, component_id, load_yaml, md_block, nonempty_text, text
+from .common import ComponentError, attr, render_hints, check_keys, component_id, load_yaml, md_block, nonempty_text, text
 
 KINDS = ("exercise", "thinking")
 
@@ -35,11 +35,7 @@ def parse(source: str) -> dict:
 
 def render(parsed: dict) -> str:
     cid = parsed["id"]
-    hints = "".join(
-        f'<details class="pz-hint" data-hint="{n}"><summary data-action="hint">{text(t("reveal.hint", n=bn_digits(n)))}</summary>'
-        f'{md_block(h)}</details>'
-        for n, h in enumerate(parsed["hints"], start=1)
-    )
+    hints = render_hints(parsed["hints"])
     return (
         f'<div class="pz-reveal" data-component="reveal" data-id="{attr(cid)}" data-kind="{parsed["kind"]}" data-state="closed">'
         f'<p class="pz-quiz-kind">{text(t("reveal.kind." + parsed["kind"]))}</p>'
