@@ -32,6 +32,9 @@ class Cell {
     this.buildOutput = this.output.cloneNode(true);
     this.buildNotes = this.notes.cloneNode(true);
     this.jobId = null;
+    // Named sessions belong to one page: with instant navigation the worker outlives the page,
+    // and another lesson may use the same session name for different variables.
+    this.session = root.dataset.session ? `${location.pathname}::${root.dataset.session}` : null;
     // The reader's edits persist per cell across reloads (Reset forgets them).
     this.storeKey = pageKey("cell", this.id);
     const saved = store.get(this.storeKey);
@@ -88,9 +91,10 @@ class Cell {
     this.setStatus(strings["cell.state.queued"]);
     const timeout = Number(this.root.dataset.timeout || 0);
     this.jobId = py.run(
-      { code: this.code, session: this.root.dataset.session || null, figurePrefix: `${this.id}-${Date.now()}` },
+      { code: this.code, session: this.session, figurePrefix: `${this.id}-${Date.now()}` },
       {
         cell: this,
+        owner: this.root,
         onStart: () => {
           this.setState("running");
           this.setStatus(strings["cell.state.running"]);
@@ -183,5 +187,9 @@ function enhance(scope = document) {
 
 enhance();
 // mkdocs-material's instant navigation swaps the page without reloading scripts: enhance the new
-// page's cells, keeping the one worker (and everything it has loaded) alive across lessons.
-globalThis.document$?.subscribe?.(() => enhance());
+// page's cells, keeping the one worker (and everything it has loaded) alive across lessons, and
+// drop the runs the previous page left behind.
+globalThis.document$?.subscribe?.(() => {
+  sharedWorker().dropOrphans();
+  enhance();
+});

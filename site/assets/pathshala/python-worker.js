@@ -54,7 +54,10 @@ export class PythonWorker {
     if (data.type === "progress") { this.onProgress?.(data, this.current); return; }
     const job = this.current;
     if (!job || (data.id !== undefined && data.id !== job.id)) return;
-    if (data.type === "item") job.handlers.onItem?.(data.item);
+    if (data.type === "running") {
+      job.running = true;
+      if (job.orphaned) this.stop(job.id); // its page was left while Python was still loading
+    } else if (data.type === "item") job.handlers.onItem?.(data.item);
     else if (data.type === "done") this.finish(() => job.handlers.onDone?.(data.result, data.seconds));
     else if (data.type === "fatal") {
       // Pyodide cannot be trusted after a fatal error (e.g. memory exhausted): start afresh next run.
@@ -96,6 +99,23 @@ export class PythonWorker {
         restart();
       }
     });
+  }
+
+  /** The reader left the page (instant navigation keeps this worker): forget the runs whose
+   * `handlers.owner` element is no longer in the document. A queued one is dropped; a running
+   * one is stopped; one still waiting for Python to load is cancelled before it starts, so the
+   * download goes on for the new page. */
+  dropOrphans() {
+    const orphan = (job) => job.handlers.owner && !job.handlers.owner.isConnected;
+    for (const job of this.queue.filter(orphan)) {
+      this.queue.splice(this.queue.indexOf(job), 1);
+      job.handlers.onStopped?.("dequeued");
+    }
+    const job = this.current;
+    if (!job || !orphan(job) || job.orphaned) return;
+    job.orphaned = true;
+    if (job.running) this.stop(job.id);
+    else this.worker.postMessage({ type: "cancel", id: job.id });
   }
 
   /** Call a py_lessons function in Pyodide with JSON kwargs (queued like a run); resolves to

@@ -5,7 +5,8 @@
 //      {type:"interrupt-buffer", buffer}
 //      | {type:"call", id, module, function, kwargs}: call a py_lessons function with JSON kwargs,
 //        answered by "done" with result {ok, value} or {ok:false, error, message} (steppers use it)
-// Out: {type:"progress", phase, loaded, total, names} | {type:"item", id, item} |
+//      | {type:"cancel", id}: skip run/call `id` if it has not started yet (its page was left)
+// Out: {type:"progress", phase, loaded, total, names} | {type:"running", id} | {type:"item", id, item} |
 //      {type:"done", id, result, seconds} | {type:"fatal", reason}
 const base = new URL("../../pyodide/", import.meta.url);
 
@@ -82,8 +83,16 @@ async function loadPackagesFor(codes, skip = []) {
   }
 }
 
+// Runs whose page the reader left before Python was ready: skipped, not run.
+const cancelled = new Set();
+
 async function run({ id, code, session: sessionName, figurePrefix }) {
   await loadPackagesFor([code]);
+  if (cancelled.delete(id)) {
+    postMessage({ type: "done", id, result: { ok: false, error: "cancelled", traceback: "" }, seconds: 0 });
+    return;
+  }
+  postMessage({ type: "running", id });
   const began = performance.now();
   const result = session.run(code, sessionName ?? null, (item) => postMessage({ type: "item", id, item: JSON.parse(item) }), figurePrefix ?? "fig");
   postMessage({ type: "done", id, result: JSON.parse(result), seconds: (performance.now() - began) / 1000 });
@@ -102,6 +111,10 @@ _pathshala_call
 let caller = null;
 
 function call({ id, module, function: name, kwargs }) {
+  if (cancelled.delete(id)) {
+    postMessage({ type: "done", id, result: { ok: false, error: "cancelled", message: "" }, seconds: 0 });
+    return;
+  }
   caller ??= pyodide.runPython(CALLER);
   const began = performance.now();
   const result = JSON.parse(caller(module, name, kwargs));
@@ -111,6 +124,7 @@ function call({ id, module, function: name, kwargs }) {
 let interruptBuffer = null;
 onmessage = async ({ data }) => {
   if (data.type === "interrupt-buffer") { interruptBuffer = data.buffer; return; }
+  if (data.type === "cancel") { cancelled.add(data.id); return; }
   try {
     readyPromise ??= start();
     await readyPromise;

@@ -111,11 +111,11 @@ class Exercise {
     cell.notes.replaceChildren();
     cell.origin.textContent = strings["cell.output.live"];
     const ran = await runJob({ code: cell.code, session, figurePrefix: `${cell.id}-${Date.now()}` },
-      { cell: progress, onItem: (item) => renderItem(cell.output, item) });
+      { owner: this.root, cell: progress, onItem: (item) => renderItem(cell.output, item) });
     if (ran.fatal) { this.setState(this.state.passed ? "passed" : "idle"); this.say(strings["exercise.stopped"]); return; }
     renderNotes(cell.notes, ran, strings);
     let outcome = ran;
-    if (ran.ok) outcome = await runJob({ code: checksProgram(this.checks), session, figurePrefix: "checks" }, { cell: progress });
+    if (ran.ok) outcome = await runJob({ code: checksProgram(this.checks), session, figurePrefix: "checks" }, { owner: this.root, cell: progress });
     else {
       renderTraceback(cell.output, ran.traceback);
       await runJob({ code: "globals().clear()", session }, {});

@@ -87,7 +87,7 @@ class Stepper {
     this.root.dataset.state = "computing";
     this.status.textContent = strings["stepper.computing"];
     const worker = sharedPythonWorker({ onProgress: progressToJob });
-    const answer = await worker.call(MODULE, "run_stepper", kwargs, { cell: { setStatus: (t) => { this.status.textContent = t; } } });
+    const answer = await worker.call(MODULE, "run_stepper", kwargs, { owner: this.root, cell: { setStatus: (t) => { this.status.textContent = t; } } });
     if (answer.ok) {
       this.root.dataset.state = "partial";
       this.replaceRows(answer.value.steps.map((step, i) => rowHtml(step, i + 1)));
