@@ -2,10 +2,19 @@
 
     ./pathshala bench [--repeat 3]
 
-Measured in Debian's Chromium against the built site on 127.0.0.1, each cold run in a new
-browser context (empty cache): page open -> first NumPy output, -> first plot; warm re-run of a
-small cell (wall time in the page vs the time Python itself took inside Pyodide); bytes moved
-before the first output and before any Run; and the same cells in CPython for ratios.
+Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
+with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches):
+  first_numpy_output_s   page open -> the demo page's NumPy cell has printed (cold)
+  first_plot_s           the same for the plotting cell (matplotlib loaded on demand)
+  next_lesson_s          after that, click to the next lesson (instant navigation, same worker)
+                         -> its first NumPy cell has printed
+  revisit_s              a new tab on the demo page once the service worker has cached the site
+                         (compiled WebAssembly and scripts come from the browser's code cache)
+  warm rerun             wall time of a Run in the page vs the time Python itself took
+  bytes                  transferred before the first NumPy output (a NumPy-only page), and
+                         before any Run (the page itself)
+  start-up phases        from the worker's performance marks (worker.js), ms after page open
+and the same cells in CPython for ratios.
 """
 
 from __future__ import annotations
@@ -26,24 +35,50 @@ from .local_server import CHROMIUM_ARGS, serve
 ROOT = Path(__file__).resolve().parent.parent
 NUMPY_CELL = "demo-numpy"
 PLOT_CELL = "demo-plot"
+NEXT_LESSON = "lessons/numerical-stability/"  # its first cell uses NumPy only
+
+# Worker start-up marks (worker.js) -> benchmark names.
+PHASES = {"pathshala:start": "worker_started_ms", "pathshala:pyodide-ready": "pyodide_ready_ms",
+          "pathshala:runtime-ready": "runtime_ready_ms", "pathshala:packages-loaded": "numpy_loaded_ms"}
+
+
 def _wait_done(page, cell_id):
     page.wait_for_function(
         "id => ['done', 'error'].includes(document.querySelector(`[data-cell-id=\"${id}\"]`).dataset.state)",
         arg=cell_id, timeout=120_000)
 
 
-def _cold_run(browser, url, cell_id):
-    context = browser.new_context()
+def _byte_counter(context):
     moved = {"bytes": 0}
 
     def count(request):
         try:
-            moved["bytes"] += request.sizes()["responseBodySize"]
+            moved["bytes"] += request.sizes()["responseBodySize"]  # as sent: gzip where served so
         except Exception:  # noqa: BLE001 - a request that failed moved nothing
             pass
 
     context.on("requestfinished", count)
+    return moved
+
+
+def _phases(page, worker):
+    """Start-up marks of the Python worker, in ms since the page began loading."""
+    page_origin = page.evaluate("performance.timeOrigin")
+    worker_origin, marks = worker.evaluate(
+        "() => [performance.timeOrigin, performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])]")
+    phases = {}
+    for name, at in marks:
+        if name in PHASES and PHASES[name] not in phases:
+            phases[PHASES[name]] = worker_origin + at - page_origin
+    return phases
+
+
+def _cold_run(browser, url, cell_id):
+    context = browser.new_context()  # service workers allowed: a revisit is measured afterwards
+    moved = _byte_counter(context)
     page = context.new_page()
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
     began = time.perf_counter()
     page.goto(url + "/demo/", wait_until="load")
     page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
@@ -51,8 +86,46 @@ def _cold_run(browser, url, cell_id):
     page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
     _wait_done(page, cell_id)
     seconds = time.perf_counter() - began
-    out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded_bytes}
+    out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded_bytes,
+           "phases": _phases(page, workers[0]) if workers else {}}
     return out, context, page
+
+
+# Click the sidebar link to the next lesson (the theme swaps the page), then Run its first cell;
+# resolves to ms from the click to that cell's output.
+_NEXT_LESSON = """async (target) => {
+  const began = performance.now();
+  const old = document.querySelector("article");
+  document.querySelector(`.md-sidebar--primary a.md-nav__link[href$="${target}"]`).click();
+  const cell = await new Promise((resolve) => {
+    const look = () => {
+      const found = !old.isConnected && document.querySelector(".pycell[data-enhanced]");
+      found ? resolve(found) : requestAnimationFrame(look);
+    };
+    look();
+  });
+  await new Promise((resolve) => {
+    new MutationObserver((_, watch) => {
+      if (['done', 'error'].includes(cell.dataset.state)) { watch.disconnect(); resolve(); }
+    }).observe(cell, { attributes: true, attributeFilter: ['data-state'] });
+    cell.querySelector('[data-action="run"]').click();
+  });
+  return performance.now() - began;
+}"""
+
+
+def _revisit(context, url, cell_id):
+    """A new tab on the demo page once the first visit's service worker has cached the site."""
+    first = context.pages[0]
+    first.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page = context.new_page()
+    began = time.perf_counter()
+    page.goto(url + "/demo/", wait_until="load")
+    page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
+    page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
+    _wait_done(page, cell_id)
+    controlled = page.evaluate("navigator.serviceWorker.controller !== null")
+    return time.perf_counter() - began, controlled
 
 
 # Click Run inside the page and resolve when data-state says the run ended: no polling delay.
@@ -98,8 +171,11 @@ def main(argv=None) -> None:
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)], cwd=ROOT, check=True,
                    env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     server, url = serve(site)
-    runs = {"first_numpy_output_s": [], "first_plot_s": [], "bytes_before_first_output": [],
-            "page_bytes_before_run": [], "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
+    runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "revisit_s": [],
+            "bytes_before_first_output": [], "page_bytes_before_run": [],
+            "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
+    phases: dict[str, list[float]] = {}
+    revisits_controlled = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         for _ in range(args.repeat):
@@ -107,10 +183,17 @@ def main(argv=None) -> None:
             runs["first_numpy_output_s"].append(numpy_run["seconds"])
             runs["bytes_before_first_output"].append(numpy_run["bytes_before_output"])
             runs["page_bytes_before_run"].append(numpy_run["page_bytes_before_run"])
+            for name, ms in numpy_run["phases"].items():
+                phases.setdefault(name, []).append(ms)
             for _ in range(5):
                 wall, inside = _warm_rerun(page, NUMPY_CELL)
                 runs["warm_rerun_wall_ms"].append(wall)
                 runs["warm_rerun_in_pyodide_ms"].append(inside)
+            page.set_viewport_size({"width": 1280, "height": 900})  # the sidebar with the lessons
+            runs["next_lesson_s"].append(page.evaluate(_NEXT_LESSON, NEXT_LESSON) / 1000)
+            seconds, controlled = _revisit(context, url, NUMPY_CELL)
+            runs["revisit_s"].append(seconds)
+            revisits_controlled.append(controlled)
             context.close()
             plot_run, context, _ = _cold_run(browser, url, PLOT_CELL)
             runs["first_plot_s"].append(plot_run["seconds"])
@@ -123,8 +206,12 @@ def main(argv=None) -> None:
     medians["warm_overhead_ms"] = round(medians["warm_rerun_wall_ms"] - medians["warm_rerun_in_pyodide_ms"], 1)
     demo = ROOT / "site" / "demo" / "index.md"
     cpython = {cell: _cpython_seconds(demo, cell) for cell in (NUMPY_CELL, PLOT_CELL)}
-    print(json.dumps({"medians": medians, "runs": {k: [round(v, 3) for v in vals] for k, vals in runs.items()},
-                      "cpython_seconds": cpython, "repeat": args.repeat, "cpu_count": os.cpu_count()}, indent=1))
+    print(json.dumps({"medians": medians,
+                      "cold_start_phases_ms": {k: round(statistics.median(v)) for k, v in phases.items()},
+                      "runs": {k: [round(v, 3) for v in vals] for k, vals in runs.items()},
+                      "revisit_served_by_service_worker": revisits_controlled,
+                      "cpython_seconds": cpython, "repeat": args.repeat, "cpu_count": os.cpu_count(),
+                      "load_average": os.getloadavg()}, indent=1))
 
 
 if __name__ == "__main__":

@@ -35,10 +35,16 @@ def run_cell(page, cell_id, timeout=90_000):
 
 
 def replace_code(page, cell_id, code):
+    cell(page, cell_id).locator("[data-editor]").click()  # reaching for the code loads the editor
     content = cell(page, cell_id).locator(".cm-content")
     content.click()
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(code)
+
+
+def editor_text(page, cell_id):
+    """The cell's code as the reader sees it: in the editor, or in the <pre> before it loads."""
+    return cell(page, cell_id).locator(".cm-content, [data-editor] pre").first.inner_text()
 
 
 def wait_enhanced(page):

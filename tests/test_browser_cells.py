@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from browser_helpers import cell, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced, wait_state
+from browser_helpers import cell, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced, wait_state, editor_text
 
 pytestmark = pytest.mark.browser
 
@@ -49,8 +49,32 @@ def test_edit_and_rerun_shows_new_output(page, site_url):
     assert run_cell(page, "demo-numpy") == "done"
     assert output_snapshot(page, "demo-numpy") == [["stdout", "[0 3 6 9]\n"]]
     cell(page, "demo-numpy").locator('[data-action="reset"]').click()
-    assert "marks" in cell(page, "demo-numpy").locator(".cm-content").inner_text()
+    assert "marks" in editor_text(page, "demo-numpy")
     assert cell(page, "demo-numpy").get_attribute("data-state") == "idle"
+
+
+def test_editor_loads_only_when_the_reader_reaches_for_a_cell(page, site_url, request_log):
+    earlier = len(request_log.urls)  # the log is shared by every test of the session
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    page.wait_for_timeout(500)
+    editor_requests = lambda: [url for url in request_log.urls[earlier:] if url.endswith("/assets/vendor/editor.js")]  # noqa: E731
+    assert not editor_requests(), "the editor was fetched before anyone touched a cell"
+    assert page.locator(".cm-editor").count() == 0
+    # Run works from the build's text alone
+    assert run_cell(page, "demo-streams") in ("done", "error")
+    [[_, build_output]] = output_snapshot(page, "demo-numpy")
+    # a keyboard reader tabs into the code: the editor loads and takes the focus
+    cell(page, "demo-numpy").locator("[data-editor] pre").focus()
+    page.wait_for_function("() => document.activeElement?.classList.contains('cm-content')")
+    assert editor_requests()
+    assert "marks" in editor_text(page, "demo-numpy")
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("\nprint('typed')")
+    assert run_cell(page, "demo-numpy") == "done"
+    [[stream, text]] = output_snapshot(page, "demo-numpy")
+    assert stream == "stdout" and text == build_output + "typed\n"
+    assert not page.js_errors
 
 
 @pytest.mark.parametrize("shortcut", ["Shift+Enter", "Control+Enter"])
@@ -62,7 +86,7 @@ def test_keyboard_shortcut_runs_cell(page, site_url, shortcut):
     assert wait_state(page, "demo-streams") == "done"
     assert output_snapshot(page, "demo-streams") == [["stdout", "42\n"]]
     # the shortcut ran the cell; it did not insert a line break into the code
-    assert cell(page, "demo-streams").locator(".cm-content").inner_text().strip() == "print(6 * 7)"
+    assert editor_text(page, "demo-streams").strip() == "print(6 * 7)"
 
 
 def test_first_run_shows_bangla_loading_progress(page, site_url):

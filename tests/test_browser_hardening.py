@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import cell, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced
+from browser_helpers import cell, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced, editor_text
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_long_numpy_loop_is_stopped_within_a_second_and_python_restarts(page, si
     assert start_then_stop(page, "demo-numpy", loop, stopped_within_ms=1_500) < 1.0
     # the reader is told that Python started afresh, and the edited code is still there
     assert "মুছে গেছে" in cell(page, "demo-numpy").locator("[data-status]").inner_text()
-    assert "np.sin" in cell(page, "demo-numpy").locator(".cm-content").inner_text()
+    assert "np.sin" in editor_text(page, "demo-numpy")
     assert run_cell(page, "demo-streams") == "done"
 
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import cell, replace_code, wait_enhanced, component as comp
+from browser_helpers import cell, replace_code, wait_enhanced, component as comp, editor_text
 from site_testlib import ROOT
 from py_lessons.runtime import steppers
 
@@ -175,7 +175,7 @@ def test_corrupt_storage_falls_back_to_defaults(page, site_url, built_site):
     assert comp(page, "mcq", "guide-mcq").get_attribute("data-state") == "unanswered"
     assert comp(page, "ordering", "guide-order").get_attribute("data-state") == "unanswered"
     assert page.locator('[data-component="complete"]').get_attribute("data-state") == "incomplete"
-    assert "w = 4.0" in cell(page, "guide-tabs-py").locator(".cm-content").inner_text()
+    assert "w = 4.0" in editor_text(page, "guide-tabs-py")
     assert not page.js_errors
 
 
@@ -201,13 +201,12 @@ def test_cell_edits_persist_until_reset(page, site_url):
     page.wait_for_timeout(200)
     page.reload()
     wait_enhanced(page)
-    editor = cell(page, "guide-tabs-py").locator(".cm-content")
-    assert "edited here" in editor.inner_text()
+    assert "edited here" in editor_text(page, "guide-tabs-py")  # shown before the editor loads
     cell(page, "guide-tabs-py").locator('[data-action="reset"]').click()
-    assert "w = 4.0" in editor.inner_text()
+    assert "w = 4.0" in editor_text(page, "guide-tabs-py")
     page.reload()
     wait_enhanced(page)
-    assert "w = 4.0" in cell(page, "guide-tabs-py").locator(".cm-content").inner_text()
+    assert "w = 4.0" in editor_text(page, "guide-tabs-py")
 
 
 def test_code_tabs_python_runnable_and_go_highlighted(page, site_url):
@@ -232,9 +231,9 @@ def test_glossary_tooltip_on_focus_and_page_list(page, site_url):
     terms = glossary.load(ROOT / "site" / "glossary.yml")
     listed = page.locator('[data-component="glossary-list"] dt').all_inner_texts()
     assert listed == [terms[k]["term"] for k in ("gradient", "learning-rate", "norm", "gradient-clipping")]
-    term.click()
+    term.click()  # instant navigation: the address changes first, then the glossary arrives
     page.wait_for_url(re.compile(r"/glossary/#term-gradient$"))
-    assert page.locator("#term-gradient").is_visible()
+    page.locator("#term-gradient").wait_for(state="visible")  # times out (fails) if it never shows
 
 
 def test_formulas_are_rendered_at_build_time(page, site_url, built_site):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import cell, replace_code, wait_enhanced, component as comp
+from browser_helpers import cell, replace_code, wait_enhanced, component as comp, editor_text
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def test_exercise_fail_hints_solution_pass_and_persist(page, site_url):
     ex = comp(page, "exercise", "guide-ex-lr")
     assert ex.get_attribute("data-state") == "passed" and ex.get_attribute("data-attempts") == "3"
     assert _visible_hints(ex) == 2 and ex.locator('[data-hint="1"]').evaluate("(d) => d.open")
-    assert "lr = 0.5" in cell(page, EDITOR).locator(".cm-content").inner_text()
+    assert "lr = 0.5" in editor_text(page, EDITOR)
     assert not page.js_errors
 
 

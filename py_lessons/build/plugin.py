@@ -26,6 +26,7 @@ from . import components as componentmod
 from ..runtime.execute import merge_items
 from .cache import CellCache, cell_key
 from .node_runner import PyodideRunner, RunnerError
+from .precompress import precompress
 from .render import render_cell
 from .staging import StagingError, resolve_source, stage
 from .runs import RunBlocks
@@ -224,6 +225,9 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(str(exc)) from exc
         if self.config.offline:
             self._write_service_worker(site_dir)
+        packed = precompress(site_dir)  # last: it covers every file written above, sw.js too
+        log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB", packed["files"],
+                 packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6)
         log.info("py_lessons: %d cells run, %d from cache", self.cells_run, self.cells_cached)
         self.cells_run = self.cells_cached = 0
 

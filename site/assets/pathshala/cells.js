@@ -1,7 +1,8 @@
 // Runnable cells: CodeMirror editors, Run/Stop/Reset, and output from the shared Python worker.
 // The HTML comes from the build (py_lessons/build/render.py) with the build-time output already
 // in [data-output]; this module only adds behaviour, so a page without JS still reads fine.
-import { EditorView, basicSetup, keymap, Prec, python, readableHighlighting } from "../vendor/editor.js";
+// The editor (CodeMirror, the biggest script of a page) is fetched only when the reader reaches
+// for a cell: until then the build's <pre> shows the code and Run works from its text.
 import strings from "./strings.js";
 import { sharedPythonWorker } from "./python-worker.js";
 import { format, loaderMessage, pageKey, store } from "./components/common.js";
@@ -11,6 +12,9 @@ import { renderItem, renderNotes, renderTraceback } from "./output.js";
 function showProgress(progress, job) {
   job?.handlers.cell?.setStatus(loaderMessage(progress));
 }
+
+let editorModule = null;
+const loadEditor = () => (editorModule ??= import("../vendor/editor.js"));
 
 function sharedWorker() {
   const worker = sharedPythonWorker();
@@ -27,8 +31,8 @@ class Cell {
     this.status = root.querySelector("[data-status]");
     this.origin = root.querySelector("[data-output-origin]");
     this.buttons = Object.fromEntries([...root.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b]));
-    const host = root.querySelector("[data-editor]");
-    this.originalCode = host.textContent.replace(/\n$/, "");
+    this.host = root.querySelector("[data-editor]");
+    this.originalCode = this.host.textContent.replace(/\n$/, "");
     this.buildOutput = this.output.cloneNode(true);
     this.buildNotes = this.notes.cloneNode(true);
     this.jobId = null;
@@ -38,35 +42,57 @@ class Cell {
     // The reader's edits persist per cell across reloads (Reset forgets them).
     this.storeKey = pageKey("cell", this.id);
     const saved = store.get(this.storeKey);
-    const restored = typeof saved === "string" && saved !== this.originalCode;
-    host.replaceChildren();
-    this.editor = new EditorView({
-      doc: restored ? saved : this.originalCode,
-      parent: host,
-      extensions: [
-        Prec.highest(keymap.of([
-          { key: "Shift-Enter", run: () => (this.run(), true) },
-          { key: "Ctrl-Enter", run: () => (this.run(), true) },
-        ])),
-        basicSetup,
-        python(),
-        Prec.high(readableHighlighting),
-        // tabindex: the editor is a scrollable region that must be reachable by keyboard
-        EditorView.contentAttributes.of({ "aria-label": strings["cell.editor"], tabindex: "0" }),
-        EditorView.updateListener.of((update) => { if (update.docChanged) this.saveEdits(); }),
-      ],
-    });
-    if (restored) this.setStatus(strings["cell.state.restored"]);
+    this.editor = null;
+    this.text = typeof saved === "string" ? saved : this.originalCode; // the code until the editor exists
+    if (this.text !== this.originalCode) {
+      this.showText();
+      this.setStatus(strings["cell.state.restored"]);
+    }
+    // The reader is about to use this cell: bring the editor, and fetch what its imports need
+    // (matplotlib included).
+    const reach = () => { this.mountEditor(); sharedWorker().warm([this.code]); };
+    for (const type of ["focusin", "pointerenter", "touchstart"]) root.addEventListener(type, reach, { once: true, passive: true });
     this.buttons.run.addEventListener("click", () => this.run());
     this.buttons.stop.addEventListener("click", () => this.stop());
     this.buttons.reset.addEventListener("click", () => this.reset());
-    // The reader is about to use this cell: fetch what its imports need (matplotlib included).
-    const warmThis = () => sharedWorker().warm([this.code]);
-    root.addEventListener("focusin", warmThis, { once: true });
-    root.addEventListener("pointerenter", warmThis, { once: true });
   }
 
-  get code() { return this.editor.state.doc.toString(); }
+  get code() { return this.editor ? this.editor.state.doc.toString() : this.text; }
+
+  /** The code as plain text in the build's <pre> (before the editor is loaded). */
+  showText() {
+    this.host.querySelector("code").textContent = this.text;
+  }
+
+  /** Replace the <pre> with a CodeMirror editor (once); keeps focus where the reader put it. */
+  mountEditor() {
+    this.editorReady ??= loadEditor().then(({ EditorView, basicSetup, keymap, Prec, python, readableHighlighting }) => {
+      const hadFocus = this.host.contains(document.activeElement);
+      this.host.replaceChildren();
+      this.editor = new EditorView({
+        doc: this.text,
+        parent: this.host,
+        extensions: [
+          Prec.highest(keymap.of([
+            { key: "Shift-Enter", run: () => (this.run(), true) },
+            { key: "Ctrl-Enter", run: () => (this.run(), true) },
+          ])),
+          basicSetup,
+          python(),
+          Prec.high(readableHighlighting),
+          // tabindex: the editor is a scrollable region that must be reachable by keyboard
+          EditorView.contentAttributes.of({ "aria-label": strings["cell.editor"], tabindex: "0" }),
+          EditorView.updateListener.of((update) => { if (update.docChanged) this.saveEdits(); }),
+        ],
+      });
+      this.root.dataset.editor = "ready";
+      if (hadFocus) this.editor.focus();
+    }).catch((error) => {
+      this.editorReady = null; // e.g. offline before the editor was ever cached: try again later
+      console.error(error);
+    });
+    return this.editorReady;
+  }
 
   saveEdits() {
     if (this.code === this.originalCode) store.remove(this.storeKey);
@@ -151,7 +177,9 @@ class Cell {
 
   reset() {
     this.stop();
-    this.editor.dispatch({ changes: { from: 0, to: this.editor.state.doc.length, insert: this.originalCode } });
+    this.text = this.originalCode;
+    if (this.editor) this.editor.dispatch({ changes: { from: 0, to: this.editor.state.doc.length, insert: this.originalCode } });
+    else { this.showText(); this.saveEdits(); }
     this.output.replaceWith(this.buildOutput.cloneNode(true));
     this.output = this.root.querySelector("[data-output]");
     this.notes.replaceWith(this.buildNotes.cloneNode(true));

@@ -12,7 +12,7 @@ const base = new URL("../../pyodide/", import.meta.url);
 
 let readyPromise = null;
 let pyodide, session, manifest;
-let fontCacheInstalled = false;
+let fontsInstalled = false;
 
 // Bytes of finished downloads under base, from Resource Timing: honest progress without
 // fetching anything twice.
@@ -34,23 +34,32 @@ function withTicker(phase, total, names, promise) {
 
 async function start() {
   manifest = await (await fetch(new URL("pathshala-manifest.json", base))).json();
-  const runtimeFile = manifest.packages[manifest.runtime_package].file;
   const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.packages[manifest.runtime_package].bytes;
   progress("core", coreTotal);
   const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
+  // performance marks: where start-up time goes, for DevTools and the benchmark (py_lessons/bench.py)
+  performance.mark("pathshala:start");
   pyodide = await withTicker("core", coreTotal, [], (async () => {
     const py = await loadPyodide({ indexURL: base.href, stdout: () => {}, stderr: () => {} });
+    performance.mark("pathshala:pyodide-ready");
     await py.loadPackage(manifest.runtime_package, { messageCallback: () => {} });
     return py;
   })());
   session = pyodide.pyimport("py_lessons.runtime.session");
   session.configure();
+  performance.mark("pathshala:runtime-ready");
+}
+
+// matplotlib's Bangla font and the font list made for it: fetched only once matplotlib is loaded.
+async function installFonts() {
+  if (fontsInstalled || !pyodide.loadedPackages.matplotlib) return;
   for (const name of manifest.font_files) {
     const data = new Uint8Array(await (await fetch(new URL("fonts/" + name, base))).arrayBuffer());
     pyodide.FS.mkdirTree(session.FONT_DIR);
     pyodide.FS.writeFile(`${session.FONT_DIR}/${name}`, data);
   }
-  void runtimeFile;
+  if (manifest.font_cache) session.install_font_cache(await (await fetch(new URL(manifest.font_cache, base))).text());
+  fontsInstalled = true;
 }
 
 function packagesNeeded(codes, skip = []) {
@@ -76,11 +85,9 @@ async function loadPackagesFor(codes, skip = []) {
     const total = names.reduce((sum, n) => sum + (manifest.packages[n]?.bytes || 0), 0);
     loadedBytes = 0;
     await withTicker("packages", total, names, pyodide.loadPackage(names, { messageCallback: () => {} }));
+    performance.mark("pathshala:packages-loaded", { detail: names });
   }
-  if (!fontCacheInstalled && manifest.font_cache && pyodide.loadedPackages.matplotlib) {
-    session.install_font_cache(await (await fetch(new URL(manifest.font_cache, base))).text());
-    fontCacheInstalled = true;
-  }
+  await installFonts();
 }
 
 // Runs whose page the reader left before Python was ready: skipped, not run.
