@@ -39,7 +39,8 @@ NEXT_LESSON = "lessons/numerical-stability/"  # its first cell uses NumPy only
 
 # Worker start-up marks (worker.js) -> benchmark names.
 PHASES = {"pathshala:start": "worker_started_ms", "pathshala:pyodide-ready": "pyodide_ready_ms",
-          "pathshala:runtime-ready": "runtime_ready_ms", "pathshala:packages-loaded": "numpy_loaded_ms"}
+          "pathshala:runtime-ready": "runtime_ready_ms", "pathshala:packages-loaded": "numpy_loaded_ms",
+          "pathshala:preimported": "numpy_imported_ms"}
 
 
 def _wait_done(page, cell_id):

@@ -91,3 +91,26 @@ def test_explanation_keys_for_common_errors():
     assert explanation_key("ModuleNotFoundError", "No module named 'sklearn'") == "explain.ModuleNotFoundError"
     assert explanation_key("IndentationError", "expected an indented block") == "explain.SyntaxError"
     assert explanation_key("KeyboardInterrupt", "") is None
+
+
+def test_modules_imported_by_reads_imports_without_running_the_code():
+    from py_lessons.runtime.session import modules_imported_by
+
+    codes = ["import numpy as np\nimport matplotlib.pyplot as plt\nraise SystemExit",
+             "from numpy.linalg import norm\nfrom . import sibling\nimport numpy",
+             "this is not python ("]
+    assert modules_imported_by(codes) == ["numpy", "matplotlib.pyplot", "numpy.linalg"]
+
+
+def test_preimport_imports_only_modules_of_the_allowed_packages():
+    import json
+    import sys
+
+    from py_lessons.runtime.session import preimport
+
+    for name in ("colorsys", "wave"):
+        sys.modules.pop(name, None)
+    code = "import colorsys\nimport wave\nimport colorsys.no_such_module\n"
+    done = preimport(json.dumps([code]), json.dumps(["colorsys"]))
+    assert done == ["colorsys"]
+    assert "colorsys" in sys.modules and "wave" not in sys.modules

@@ -8,6 +8,8 @@
 //      | {type:"cancel", id}: skip run/call `id` if it has not started yet (its page was left)
 // Out: {type:"progress", phase, loaded, total, names} | {type:"running", id} | {type:"item", id, item} |
 //      {type:"done", id, result, seconds} | {type:"fatal", reason}
+import { startPython } from "./python-snapshot.js";
+
 const base = new URL("../../pyodide/", import.meta.url);
 
 let readyPromise = null;
@@ -40,7 +42,8 @@ async function start() {
   // performance marks: where start-up time goes, for DevTools and the benchmark (py_lessons/bench.py)
   performance.mark("pathshala:start");
   pyodide = await withTicker("core", coreTotal, [], (async () => {
-    const py = await loadPyodide({ indexURL: base.href, stdout: () => {}, stderr: () => {} });
+    const options = { indexURL: base.href, stdout: () => {}, stderr: () => {} };
+    const py = await startPython(loadPyodide, options, base, `${manifest.pyodide}-${manifest.key}`);
     performance.mark("pathshala:pyodide-ready");
     await py.loadPackage(manifest.runtime_package, { messageCallback: () => {} });
     return py;
@@ -90,6 +93,16 @@ async function loadPackagesFor(codes, skip = []) {
   await installFonts();
 }
 
+// Import what the cells import from the loaded packages (NumPy: most of a second) while the
+// reader is still reading, so the first Run does not pay for it.
+function preimport(codes) {
+  const packages = Object.entries(manifest.packages)
+    .filter(([name]) => pyodide.loadedPackages[name] && name !== manifest.runtime_package)
+    .flatMap(([, info]) => info.imports || []);
+  session.preimport(JSON.stringify(codes), JSON.stringify(packages));
+  performance.mark("pathshala:preimported");
+}
+
 // Runs whose page the reader left before Python was ready: skipped, not run.
 const cancelled = new Set();
 
@@ -137,7 +150,7 @@ onmessage = async ({ data }) => {
     await readyPromise;
     if (interruptBuffer) { pyodide.setInterruptBuffer(interruptBuffer); interruptBuffer[0] = 0; }
     if (data.type === "run") await run(data);
-    else if (data.type === "warm") await loadPackagesFor(data.codes, data.skip);
+    else if (data.type === "warm") { await loadPackagesFor(data.codes, data.skip); preimport(data.codes); }
     else if (data.type === "reset") session.reset();
     else if (data.type === "call") call(data);
   } catch (error) {
