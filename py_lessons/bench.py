@@ -88,7 +88,7 @@ def _cold_run(browser, url, cell_id):
     _wait_done(page, cell_id)
     seconds = time.perf_counter() - began
     out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded_bytes,
-           "phases": _phases(page, workers[0]) if workers else {}}
+           "phases": _phases(page, workers[0]) if workers else {}, "worker": workers[0] if workers else None}
     return out, context, page
 
 
@@ -105,28 +105,43 @@ _NEXT_LESSON = """async (target) => {
     };
     look();
   });
+  const swapped = performance.now() - began;
   await new Promise((resolve) => {
     new MutationObserver((_, watch) => {
       if (['done', 'error'].includes(cell.dataset.state)) { watch.disconnect(); resolve(); }
     }).observe(cell, { attributes: true, attributeFilter: ['data-state'] });
     cell.querySelector('[data-action="run"]').click();
   });
-  return performance.now() - began;
+  return [performance.now() - began, swapped, Number(cell.dataset.runMs)];
 }"""
 
 
-def _revisit(context, url, cell_id):
-    """A new tab on the demo page once the first visit's service worker has cached the site."""
+def _wait_mark(page, worker, mark, seconds=30):
+    for _ in range(seconds * 5):
+        if mark in worker.evaluate("() => performance.getEntriesByType('mark').map((m) => m.name)"):
+            return True
+        page.wait_for_timeout(200)
+    return False
+
+
+def _revisit(context, url, cell_id, first_worker):
+    """A new tab on the demo page, later: once the first visit's service worker has cached the
+    site and its Python worker has saved the start-up snapshot (python-snapshot.js)."""
     first = context.pages[0]
     first.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    _wait_mark(first, first_worker, "pathshala:snapshot-saved")
     page = context.new_page()
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
     began = time.perf_counter()
     page.goto(url + "/demo/", wait_until="load")
     page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
     page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
     _wait_done(page, cell_id)
+    seconds = time.perf_counter() - began
     controlled = page.evaluate("navigator.serviceWorker.controller !== null")
-    return time.perf_counter() - began, controlled
+    restored = bool(workers) and _wait_mark(page, workers[0], "pathshala:snapshot-restored", seconds=1)
+    return seconds, controlled, restored, (_phases(page, workers[0]) if workers else {})
 
 
 # Click Run inside the page and resolve when data-state says the run ended: no polling delay.
@@ -172,11 +187,13 @@ def main(argv=None) -> None:
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)], cwd=ROOT, check=True,
                    env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     server, url = serve(site)
-    runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "revisit_s": [],
+    runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "next_lesson_page_swap_ms": [],
+            "next_lesson_cell_python_ms": [], "revisit_s": [],
             "bytes_before_first_output": [], "page_bytes_before_run": [],
             "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
     phases: dict[str, list[float]] = {}
-    revisits_controlled = []
+    revisits = []
+    phases_revisit: dict[str, list[float]] = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         for _ in range(args.repeat):
@@ -191,10 +208,15 @@ def main(argv=None) -> None:
                 runs["warm_rerun_wall_ms"].append(wall)
                 runs["warm_rerun_in_pyodide_ms"].append(inside)
             page.set_viewport_size({"width": 1280, "height": 900})  # the sidebar with the lessons
-            runs["next_lesson_s"].append(page.evaluate(_NEXT_LESSON, NEXT_LESSON) / 1000)
-            seconds, controlled = _revisit(context, url, NUMPY_CELL)
+            total_ms, swap_ms, python_ms = page.evaluate(_NEXT_LESSON, NEXT_LESSON)
+            runs["next_lesson_s"].append(total_ms / 1000)
+            runs["next_lesson_page_swap_ms"].append(swap_ms)
+            runs["next_lesson_cell_python_ms"].append(python_ms)
+            seconds, controlled, restored, revisit_phases = _revisit(context, url, NUMPY_CELL, numpy_run["worker"])
+            for name, ms in revisit_phases.items():
+                phases_revisit.setdefault(name, []).append(ms)
             runs["revisit_s"].append(seconds)
-            revisits_controlled.append(controlled)
+            revisits.append({"service_worker": controlled, "python_snapshot": restored})
             context.close()
             plot_run, context, _ = _cold_run(browser, url, PLOT_CELL)
             runs["first_plot_s"].append(plot_run["seconds"])
@@ -209,8 +231,9 @@ def main(argv=None) -> None:
     cpython = {cell: _cpython_seconds(demo, cell) for cell in (NUMPY_CELL, PLOT_CELL)}
     print(json.dumps({"medians": medians,
                       "cold_start_phases_ms": {k: round(statistics.median(v)) for k, v in phases.items()},
+                      "revisit_phases_ms": {k: round(statistics.median(v)) for k, v in phases_revisit.items()},
                       "runs": {k: [round(v, 3) for v in vals] for k, vals in runs.items()},
-                      "revisit_served_by_service_worker": revisits_controlled,
+                      "revisits_served_by": revisits,
                       "cpython_seconds": cpython, "repeat": args.repeat, "cpu_count": os.cpu_count(),
                       "load_average": os.getloadavg()}, indent=1))
 

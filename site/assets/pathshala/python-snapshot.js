@@ -2,8 +2,8 @@
 // Starting Pyodide means initialising CPython inside WebAssembly: about 2 s on a slow machine, on
 // every page load. So after the first normal start the worker saves Pyodide's memory as it is
 // right after start-up (Pyodide's makeMemorySnapshot, made in this very browser, before any
-// package is loaded), gzip-compressed in Cache Storage (about 5 MB); later visits restore it
-// instead (a few tenths of a second). Pyodide refuses a snapshot of another build; one that fails
+// package is loaded), gzip-compressed in Cache Storage (about 5 MB) once the worker is idle;
+// later visits restore it instead (a few tenths of a second). Pyodide refuses a snapshot of another build; one that fails
 // to restore is deleted and Python starts the normal way. Without Cache Storage (a page served
 // over plain http from another machine is not a secure context) every start is a normal one.
 // Pyodide calls the two options experimental (leading underscore): they are pinned with Pyodide.
@@ -70,6 +70,24 @@ export async function startPython(loadPyodide, options, base, build) {
     await drop(base);
   }
   const py = await loadPyodide({ ...options, _makeSnapshot: true });
-  void save(base, build, py.makeMemorySnapshot()); // before anything else touches Python
+  const bytes = py.makeMemorySnapshot(); // now, before anything else touches Python
+  pendingSave = () => save(base, build, bytes);
   return py;
+}
+
+// Compressing 20 MB takes a good fraction of a second of this worker's time: it waits until the
+// worker has been idle for a while (saveSnapshotWhenIdle), never delaying the reader's first Run.
+let pendingSave = null;
+let idleTimer = null;
+const IDLE_MS = 2000;
+
+/** Call after each piece of work; the snapshot is saved once no work came for IDLE_MS. */
+export function saveSnapshotWhenIdle() {
+  if (!pendingSave) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    const saveNow = pendingSave;
+    pendingSave = null;
+    saveNow?.();
+  }, IDLE_MS);
 }

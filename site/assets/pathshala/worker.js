@@ -8,7 +8,7 @@
 //      | {type:"cancel", id}: skip run/call `id` if it has not started yet (its page was left)
 // Out: {type:"progress", phase, loaded, total, names} | {type:"running", id} | {type:"item", id, item} |
 //      {type:"done", id, result, seconds} | {type:"fatal", reason}
-import { startPython } from "./python-snapshot.js";
+import { saveSnapshotWhenIdle, startPython } from "./python-snapshot.js";
 
 const base = new URL("../../pyodide/", import.meta.url);
 
@@ -156,4 +156,5 @@ onmessage = async ({ data }) => {
   } catch (error) {
     postMessage({ type: "fatal", id: data.id, reason: String(error && error.message || error) });
   }
+  saveSnapshotWhenIdle();
 };
