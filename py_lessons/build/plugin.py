@@ -56,8 +56,14 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         self._runner: PyodideRunner | None = None
         self._page_results: dict[int, dict] = {}
         self._page_cells: dict[int, cellmod.CellSpec] = {}
+        self.serving = False
         self.cells_run = 0
         self.cells_cached = 0
+
+    def on_startup(self, *, command, dirty):
+        # `mkdocs serve` is the authors' live-reload server, which sends files as they are: the
+        # gzip copies would only add seconds to every rebuild.
+        self.serving = command == "serve"
 
     # -- configuration ---------------------------------------------------------------------
     def on_config(self, config):
@@ -225,9 +231,10 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(str(exc)) from exc
         if self.config.offline:
             self._write_service_worker(site_dir)
-        packed = precompress(site_dir)  # last: it covers every file written above, sw.js too
-        log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB", packed["files"],
-                 packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6)
+        if not self.serving:
+            packed = precompress(site_dir)  # last: it covers every file written above, sw.js too
+            log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB", packed["files"],
+                     packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6)
         log.info("py_lessons: %d cells run, %d from cache", self.cells_run, self.cells_cached)
         self.cells_run = self.cells_cached = 0
 
