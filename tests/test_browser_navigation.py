@@ -124,6 +124,13 @@ def test_a_run_left_while_python_loads_is_skipped_and_the_download_kept(page, si
     assert not page.js_errors
 
 
+def test_a_link_under_the_pointer_is_fetched_before_the_click(page, site_url):
+    page.goto(site_url + "/lessons/optimization/")
+    wait_enhanced(page)
+    with page.expect_request(lambda request: request.url.endswith("/lessons/numerical-stability/")):
+        page.locator("a.md-footer__link--next").hover()
+
+
 @pytest.fixture()
 def course_server(built_site, tmp_path):
     shutil.copytree(built_site, tmp_path / "course")
