@@ -54,6 +54,20 @@ async function save(base, build, bytes) {
   } catch { /* storage full or denied: the next visit starts Python the normal way */ }
 }
 
+// Standard-library modules imported before the snapshot is taken, so that later visits do not
+// import them again (about half a second here): what Pyodide's package loader imports to install
+// the first wheel (importlib.metadata, email, tarfile, csv, datetime) and what py_lessons.runtime
+// uses. Pure Python or built into Pyodide's core: nothing here lives outside the snapshot.
+const PRELOAD = `
+import importlib
+for name in ("importlib.metadata", "importlib.util", "email.message", "email.utils", "tarfile",
+             "csv", "datetime", "calendar", "base64", "json", "ast", "traceback", "contextlib"):
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass
+`;
+
 /** loadPyodide(options), from this site's snapshot of build `build` when there is one. */
 export async function startPython(loadPyodide, options, base, build) {
   if (!usable()) return loadPyodide(options);
@@ -70,7 +84,8 @@ export async function startPython(loadPyodide, options, base, build) {
     await drop(base);
   }
   const py = await loadPyodide({ ...options, _makeSnapshot: true });
-  const bytes = py.makeMemorySnapshot(); // now, before anything else touches Python
+  py.runPython(PRELOAD);
+  const bytes = py.makeMemorySnapshot(); // now, before any package or JS object touches Python
   pendingSave = () => save(base, build, bytes);
   return py;
 }
