@@ -124,6 +124,40 @@ def test_a_run_left_while_python_loads_is_skipped_and_the_download_kept(page, si
     assert not page.js_errors
 
 
+ENHANCED = """() => [...document.querySelectorAll('[data-enhanced]')]
+    .map((el) => `${el.dataset.component || 'cell'}:${el.dataset.id || el.dataset.cellId || ''}`).sort()"""
+
+
+def test_a_swapped_in_page_gets_every_component_a_loaded_page_gets(page, site_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site_url + "/guide/")
+    wait_enhanced(page)
+    page.wait_for_selector('[data-component="exercise"][data-enhanced]')  # loaded on demand
+    loaded = page.evaluate(ENHANCED)
+    assert len(loaded) > 10
+
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    page.evaluate(MARK)
+    follow_nav_link(page, "guide/")
+    assert page.evaluate(SAME_LOAD)
+    page.wait_for_selector('[data-component="exercise"][data-enhanced]')
+    assert page.evaluate(ENHANCED) == loaded
+    # and they work: an answer is checked, an exercise's solution passes its checks in Python
+    mcq = page.locator('[data-component="mcq"][data-id="guide-mcq"]')
+    mcq.locator('input[type="radio"]').nth(int(mcq.get_attribute("data-answer"))).check()
+    mcq.locator('[data-action="check"]').click()
+    assert mcq.get_attribute("data-state") == "correct"
+    exercise = page.locator('[data-component="exercise"][data-id="guide-ex-lr"]')
+    editor = exercise.locator(".pycell").get_attribute("data-cell-id")
+    replace_code(page, editor, "w = 4.0\nlr = 0.5\nw = w - lr * 2 * w\nprint(w)\n")
+    exercise.locator('[data-action="check"]').click()
+    page.wait_for_function("(el) => ['passed', 'failed', 'idle'].includes(el.dataset.state)",
+                           arg=exercise.element_handle(), timeout=90_000)
+    assert exercise.get_attribute("data-state") == "passed"
+    assert not page.js_errors
+
+
 def test_a_link_under_the_pointer_is_fetched_before_the_click(page, site_url):
     page.goto(site_url + "/lessons/optimization/")
     wait_enhanced(page)

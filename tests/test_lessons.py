@@ -81,3 +81,17 @@ def test_every_lesson_is_in_the_navigation_in_course_order(built_site):
     home = (built_site / "index.html").read_text(encoding="utf-8")
     positions = [home.find(f'href="{path}"') for path in LESSONS]
     assert all(p > 0 for p in positions), positions
+
+
+def test_tables_of_contents_show_no_raw_tex(built_site):
+    """vanishing-gradients has a heading with a formula; the sidebar shows its text, not TeX."""
+    import re
+
+    html = (built_site / "lessons/vanishing-gradients/index.html").read_text(encoding="utf-8")
+    toc = html[html.index('data-md-component="toc"'):]
+    toc = toc[:toc.index("</nav>")]
+    assert "x + F(x)" in toc
+    for page in built_site.rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        navs = re.findall(r'<nav class="md-nav[^"]*".*?</nav>', text, re.DOTALL)
+        assert not [nav for nav in navs if "\\(" in nav], page

@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
 from . import exercise, glossary, predict, progress, quiz, reveal, stepper
-from .math import MathRenderer
+from .math import MathRenderer, plain_toc_titles
 from .common import ComponentError, fence_blocks
 
 GLOSSARY_FILE = "glossary.yml"          # inside docs_dir
@@ -125,6 +125,7 @@ class Components:
             raise PluginError(f"{page.file.src_uri}: {exc}") from exc
         if used and page.file.src_uri != GLOSSARY_PAGE:
             html += glossary.render_page_list(used, self.terms)
+        plain_toc_titles(page.toc)
         try:
             return self.math.render_page(html)
         except ComponentError as exc:

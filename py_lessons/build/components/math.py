@@ -54,3 +54,14 @@ class MathRenderer:
             return f'<span class="pz-math" data-search-exclude>{self.cache[job]}</span>'
 
         return MATH.sub(replace, page_html)
+
+
+TOC_MATH = re.compile(r"\\\((.*?)\\\)")
+
+
+def plain_toc_titles(items) -> None:
+    """The table of contents shows a heading as plain text, where a formula would stay raw TeX
+    with its \\( \\) delimiters: keep the formula's text, drop the delimiters."""
+    for item in items:
+        item.title = TOC_MATH.sub(lambda match: match[1].strip(), item.title)
+        plain_toc_titles(item.children)
