@@ -98,3 +98,27 @@ def test_exercise_solution_on_request_and_corrupt_storage(page, site_url, built_
     assert ex.locator("[data-solution]").evaluate("(d) => d.open")
     assert "lr = 0.5" in ex.locator("[data-solution-code]").inner_text()
     assert not page.js_errors
+
+
+def test_a_runaway_answer_is_stopped_with_the_editors_stop_button(page, site_url):
+    import json
+    from pathlib import Path
+
+    strings = json.loads((Path(__file__).resolve().parent.parent / "py_lessons/build/strings.bn.json").read_text("utf-8"))
+    open_guide(page, site_url)
+    ex = comp(page, "exercise", "guide-ex-lr")
+    editor = cell(page, EDITOR)
+    replace_code(page, EDITOR, "while True:\n    pass\n")
+    ex.locator('[data-action="check"]').click()
+    page.wait_for_function("(el) => el.dataset.state === 'running'", arg=editor.element_handle(), timeout=120_000)
+    assert ex.get_attribute("data-state") == "checking"
+    editor.locator('[data-action="stop"]').click()
+    page.wait_for_function("(el) => el.dataset.state !== 'checking'", arg=ex.element_handle(), timeout=5_000)
+    assert ex.get_attribute("data-state") == "idle"
+    assert strings["exercise.stopped"] in ex.locator("[data-feedback]").inner_text()
+    assert editor.get_attribute("data-state") == "idle" and editor.locator('[data-action="stop"]').is_disabled()
+    assert ex.get_attribute("data-attempts") == "0"  # a stopped check is not a failed attempt
+    # Python works again: the right answer passes
+    replace_code(page, EDITOR, "w = 4.0\nlr = 0.5\nw = w - lr * 2 * w\nprint(w)\n")
+    assert _check(page, ex) == "passed"
+    assert not page.js_errors

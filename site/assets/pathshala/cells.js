@@ -155,6 +155,11 @@ class Cell {
   stopped(how, result) {
     clearTimeout(this.timer);
     this.jobId = null;
+    if (how === "dequeued") { // it never started: nothing ran, nothing was lost
+      this.setState("idle");
+      this.setStatus(strings["cell.state.stopped"]);
+      return;
+    }
     if (result?.traceback) renderTraceback(this.output, result.traceback);
     this.setState("error");
     const message = how === "restarted" ? strings["cell.state.restarted"] : strings["cell.state.stopped"];
@@ -166,13 +171,7 @@ class Cell {
     if (this.jobId === null) return;
     const id = this.jobId;
     this.timeoutNote = reason === "timeout" ? format("cell.state.timeout", { seconds }) : null;
-    sharedWorker().stop(id).then((how) => {
-      if (how === "dequeued") {
-        this.jobId = null;
-        this.setState("idle");
-        this.setStatus(strings["cell.state.stopped"]);
-      }
-    });
+    sharedWorker().stop(id); // the run's onStopped handler tells how it ended
   }
 
   reset() {

@@ -77,7 +77,11 @@ export class PythonWorker {
   /** Stop run `id` (queued or running). Resolves to "dequeued", "interrupted" or "restarted". */
   stop(id) {
     const queued = this.queue.findIndex((job) => job.id === id);
-    if (queued >= 0) { this.queue.splice(queued, 1); return Promise.resolve("dequeued"); }
+    if (queued >= 0) {
+      const [job] = this.queue.splice(queued, 1);
+      job.handlers.onStopped?.("dequeued");
+      return Promise.resolve("dequeued");
+    }
     const job = this.current;
     if (!job || job.id !== id) return Promise.resolve("dequeued");
     return new Promise((resolve) => {

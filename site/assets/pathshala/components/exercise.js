@@ -11,13 +11,22 @@ import { bnDigits, enhanceAll, format, pageKey, store, strings } from "./common.
 let checkRuns = 0;
 
 /** Run one request in the shared worker; resolves to the result ({ok, error, message, ...}). */
-function runJob(request, handlers) {
+// One run of the exercise. While it is queued or running, the editor cell's own Stop button
+// stops it (a reader's `while True:` must never leave the page stuck), exactly as for a Run.
+function runJob(request, handlers, cell) {
   return new Promise((resolve) => {
-    sharedPythonWorker().run(request, {
+    const finish = (result) => {
+      cell.jobId = null;
+      cell.setState("idle");
+      resolve(result);
+    };
+    cell.setState("queued"); // "running" as soon as the worker takes it (maybe at once)
+    cell.jobId = sharedPythonWorker().run(request, {
       ...handlers,
-      onDone: (result) => resolve(result),
-      onFatal: (reason) => resolve({ ok: false, error: "fatal", message: reason, fatal: true }),
-      onStopped: () => resolve({ ok: false, error: "stopped", message: "", fatal: true }),
+      onStart: () => cell.setState("running"),
+      onDone: (result) => finish(result),
+      onFatal: (reason) => finish({ ok: false, error: "fatal", message: reason, fatal: true }),
+      onStopped: () => finish({ ok: false, error: "stopped", message: "", fatal: true }),
     });
   });
 }
@@ -111,14 +120,14 @@ class Exercise {
     cell.notes.replaceChildren();
     cell.origin.textContent = strings["cell.output.live"];
     const ran = await runJob({ code: cell.code, session, figurePrefix: `${cell.id}-${Date.now()}` },
-      { owner: this.root, cell: progress, onItem: (item) => renderItem(cell.output, item) });
+      { owner: this.root, cell: progress, onItem: (item) => renderItem(cell.output, item) }, cell);
     if (ran.fatal) { this.setState(this.state.passed ? "passed" : "idle"); this.say(strings["exercise.stopped"]); return; }
     renderNotes(cell.notes, ran, strings);
     let outcome = ran;
-    if (ran.ok) outcome = await runJob({ code: checksProgram(this.checks), session, figurePrefix: "checks" }, { owner: this.root, cell: progress });
+    if (ran.ok) outcome = await runJob({ code: checksProgram(this.checks), session, figurePrefix: "checks" }, { owner: this.root, cell: progress }, cell);
     else {
       renderTraceback(cell.output, ran.traceback);
-      await runJob({ code: "globals().clear()", session }, {});
+      await runJob({ code: "globals().clear()", session }, { owner: this.root }, cell);
     }
     if (outcome.fatal) { this.setState(this.state.passed ? "passed" : "idle"); this.say(strings["exercise.stopped"]); return; }
     if (outcome.ok) {
