@@ -1,11 +1,12 @@
 // Python's start-up from a memory snapshot on later visits (used by worker.js).
 // Starting Pyodide means initialising CPython inside WebAssembly: about 2 s on a slow machine, on
-// every page load. So after the first normal start the worker saves Pyodide's memory as it is
-// right after start-up (Pyodide's makeMemorySnapshot, made in this very browser, before any
-// package is loaded), gzip-compressed in Cache Storage (about 5 MB) once the worker is idle;
-// later visits restore it instead (a few tenths of a second). Pyodide refuses a snapshot of another build; one that fails
-// to restore is deleted and Python starts the normal way. Without Cache Storage (a page served
-// over plain http from another machine is not a secure context) every start is a normal one.
+// every page load. So after the first normal start the worker takes Pyodide's memory snapshot
+// (makeMemorySnapshot, made in this very browser, right after start-up and a few standard-library
+// imports, before any package is loaded) and, once the worker is idle, stores it gzip-compressed
+// in Cache Storage (about 5 MB); later visits restore it instead (a few tenths of a second).
+// Pyodide refuses a snapshot of another build; one that fails to restore is deleted and Python
+// starts the normal way. Without Cache Storage (a page served over plain http from another
+// machine is not a secure context) every start is a normal one.
 // Pyodide calls the two options experimental (leading underscore): they are pinned with Pyodide.
 const CACHE = "pathshala-python-snapshot";
 const usable = () => "caches" in globalThis && "CompressionStream" in globalThis;
