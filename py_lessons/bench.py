@@ -74,20 +74,33 @@ def _phases(page, worker):
     return phases
 
 
+def _python_workers(page):
+    """The page's Python workers, collected as they start."""
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
+    return workers
+
+
+def _open_demo_and_run(page, url, cell_id, on_loaded=lambda: None):
+    """Open the demo page and Run one cell; seconds from page open to its output.
+    ``on_loaded`` is called once the cell is ready, just before Run is clicked."""
+    began = time.perf_counter()
+    page.goto(url + "/demo/", wait_until="load")
+    page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
+    on_loaded()
+    page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
+    _wait_done(page, cell_id)
+    return time.perf_counter() - began
+
+
 def _cold_run(browser, url, cell_id):
     context = browser.new_context()  # service workers allowed: a revisit is measured afterwards
     moved = _byte_counter(context)
     page = context.new_page()
-    workers = []
-    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
-    began = time.perf_counter()
-    page.goto(url + "/demo/", wait_until="load")
-    page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
-    loaded_bytes = moved["bytes"]
-    page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
-    _wait_done(page, cell_id)
-    seconds = time.perf_counter() - began
-    out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded_bytes,
+    workers = _python_workers(page)
+    loaded = {}
+    seconds = _open_demo_and_run(page, url, cell_id, on_loaded=lambda: loaded.setdefault("bytes", moved["bytes"]))
+    out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded["bytes"],
            "phases": _phases(page, workers[0]) if workers else {}, "worker": workers[0] if workers else None}
     return out, context, page
 
@@ -131,14 +144,8 @@ def _revisit(context, url, cell_id, first_worker):
     first.evaluate("async () => { await navigator.serviceWorker.ready; }")
     _wait_mark(first, first_worker, "pathshala:snapshot-saved")
     page = context.new_page()
-    workers = []
-    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
-    began = time.perf_counter()
-    page.goto(url + "/demo/", wait_until="load")
-    page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
-    page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
-    _wait_done(page, cell_id)
-    seconds = time.perf_counter() - began
+    workers = _python_workers(page)
+    seconds = _open_demo_and_run(page, url, cell_id)
     controlled = page.evaluate("navigator.serviceWorker.controller !== null")
     restored = bool(workers) and _wait_mark(page, workers[0], "pathshala:snapshot-restored", seconds=1)
     return seconds, controlled, restored, (_phases(page, workers[0]) if workers else {})

@@ -27,6 +27,16 @@ def site_url(built_site) -> str:
     server.shutdown()
 
 
+@pytest.fixture()
+def course_server(built_site, tmp_path):
+    """The built site served from a sub-path (/course/): (server, base URL), to prove it needs no root."""
+    shutil.copytree(built_site, tmp_path / "course")
+    server, url = serve(tmp_path)
+    yield server, url + "/course"
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright

@@ -4,25 +4,15 @@ behind that never block the next page."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from browser_helpers import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
-from py_lessons.local_server import serve
+from browser_helpers import cell, output_snapshot, python_workers, replace_code, run_cell, wait_enhanced, wait_state
 
 pytestmark = pytest.mark.browser
 
 # Set on window before a link is clicked: it survives only if the page was swapped, not reloaded.
 MARK = "() => { window.__samePageLoad = true; }"
 SAME_LOAD = "() => window.__samePageLoad === true"
-
-
-def python_workers(page):
-    """The Python workers the page starts, as they start (the theme's search worker aside)."""
-    workers = []
-    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
-    return workers
 
 
 def follow_nav_link(page, path_suffix):
@@ -165,25 +155,17 @@ def test_a_link_under_the_pointer_is_fetched_before_the_click(page, site_url):
         page.locator("a.md-footer__link--next").hover()
 
 
-@pytest.fixture()
-def course_server(built_site, tmp_path):
-    shutil.copytree(built_site, tmp_path / "course")
-    server, url = serve(tmp_path)
-    yield url + "/course"
-    server.shutdown()
-    server.server_close()
-
-
 def test_instant_navigation_works_from_a_sub_path(browser, course_server):
     """The sitemap the theme needs is answered with this host's addresses (no site_url)."""
+    _, course = course_server
     context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(course_server + "/lessons/optimization/")
+    page.goto(course + "/lessons/optimization/")
     wait_enhanced(page)
     page.evaluate(MARK)
     swapped_out = page.locator("article").element_handle()
     page.locator("a.md-footer__link--next").click()  # the "next lesson" link at the page's foot
-    page.wait_for_url(course_server + "/lessons/numerical-stability/")
+    page.wait_for_url(course + "/lessons/numerical-stability/")
     wait_swapped(page, swapped_out)
     assert page.evaluate(SAME_LOAD)
     first = page.locator(".pycell[data-cell-id]").first.get_attribute("data-cell-id")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import output_snapshot, run_cell, wait_enhanced
+from browser_helpers import output_snapshot, python_workers, run_cell, wait_enhanced
 
 pytestmark = pytest.mark.browser
 
@@ -42,8 +42,7 @@ def open_demo(context):
     page = context.new_page()
     page.js_errors = []
     page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
-    workers = []
-    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
+    workers = python_workers(page)
     page.goto("/demo/")  # relative to the context's base_url
     wait_enhanced(page)
     return page, workers

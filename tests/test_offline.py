@@ -3,23 +3,11 @@ Pyodide and its wheels. The site is served from a sub-path (/course/) to prove i
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from browser_helpers import output_snapshot, run_cell, wait_enhanced
-from py_lessons.local_server import serve
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture()
-def course_server(built_site, tmp_path):
-    shutil.copytree(built_site, tmp_path / "course")
-    server, url = serve(tmp_path)
-    yield server, url + "/course"
-    server.shutdown()
-    server.server_close()
 
 
 def test_site_works_offline_after_one_visit_from_a_sub_path(browser, course_server):
