@@ -36,6 +36,7 @@ def run_cell(page, cell_id, timeout=90_000):
 
 def replace_code(page, cell_id, code):
     cell(page, cell_id).locator("[data-editor]").click()  # reaching for the code loads the editor
+    page.wait_for_selector(f'{CELL.format(cell_id)}[data-editor-state="ready"]')
     content = cell(page, cell_id).locator(".cm-content")
     content.click()
     page.keyboard.press("Control+A")

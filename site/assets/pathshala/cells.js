@@ -85,7 +85,7 @@ class Cell {
           EditorView.updateListener.of((update) => { if (update.docChanged) this.saveEdits(); }),
         ],
       });
-      this.root.dataset.editor = "ready";
+      this.root.dataset.editorState = "ready"; // not data-editor: that marks the host element
       if (hadFocus) this.editor.focus();
     }).catch((error) => {
       this.editorReady = null; // e.g. offline before the editor was ever cached: try again later
