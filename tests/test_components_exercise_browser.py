@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from browser_helpers import cell, replace_code, wait_enhanced, component as comp, editor_text
 
@@ -26,7 +27,9 @@ def test_predict_reveals_the_cells_real_output_and_remembers(page, site_url):
     assert predict.get_attribute("data-state") == "closed" and not answer.is_visible()
     predict.locator('[data-action="solution"]').focus()
     page.keyboard.press("Enter")
-    assert predict.get_attribute("data-state") == "open" and answer.is_visible()
+    # <details> fires "toggle" as a later task, so the state is waited for, not read at once
+    expect(predict).to_have_attribute("data-state", "open")
+    assert answer.is_visible()
     # w ← w − 1.5·2w = −2w each step, from 1: by hand −2, 4, −8, 16
     assert answer.inner_text().split("\n")[:4] == ["1 -2.0", "2 4.0", "3 -8.0", "4 16.0"]
     assert answer.inner_text() == cell(page, "guide-bumpy").locator("[data-output]").inner_text()
@@ -54,7 +57,8 @@ def test_exercise_fail_hints_solution_pass_and_persist(page, site_url):
     # hints open one after another
     assert _visible_hints(ex) == 1
     ex.locator('[data-hint="1"] summary').click()
-    assert ex.locator('[data-hint="1"]').evaluate("(d) => d.open") and _visible_hints(ex) == 2
+    assert ex.locator('[data-hint="1"]').evaluate("(d) => d.open")
+    expect(ex.locator("[data-hint]:not([hidden])")).to_have_count(2)  # shown on the later "toggle"
     # the starter's blank: the reader's code itself fails, with Python's own message
     assert _check(page, ex) == "failed"
     feedback = ex.locator("[data-feedback]")
