@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from .local_server import CHROMIUM_ARGS, serve
+from .worker_probe import python_workers, wait_for_mark
 
 ROOT = Path(__file__).resolve().parent.parent
 NUMPY_CELL = "demo-numpy"
@@ -74,13 +75,6 @@ def _phases(page, worker):
     return phases
 
 
-def _python_workers(page):
-    """The page's Python workers, collected as they start."""
-    workers = []
-    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
-    return workers
-
-
 def _open_demo_and_run(page, url, cell_id, on_loaded=lambda: None):
     """Open the demo page and Run one cell; seconds from page open to its output.
     ``on_loaded`` is called once the cell is ready, just before Run is clicked."""
@@ -97,7 +91,7 @@ def _cold_run(browser, url, cell_id):
     context = browser.new_context()  # service workers allowed: a revisit is measured afterwards
     moved = _byte_counter(context)
     page = context.new_page()
-    workers = _python_workers(page)
+    workers = python_workers(page)
     loaded = {}
     seconds = _open_demo_and_run(page, url, cell_id, on_loaded=lambda: loaded.setdefault("bytes", moved["bytes"]))
     out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded["bytes"],
@@ -129,25 +123,17 @@ _NEXT_LESSON = """async (target) => {
 }"""
 
 
-def _wait_mark(page, worker, mark, seconds=30):
-    for _ in range(seconds * 5):
-        if mark in worker.evaluate("() => performance.getEntriesByType('mark').map((m) => m.name)"):
-            return True
-        page.wait_for_timeout(200)
-    return False
-
-
 def _revisit(context, url, cell_id, first_worker):
     """A new tab on the demo page, later: once the first visit's service worker has cached the
     site and its Python worker has saved the start-up snapshot (python-snapshot.js)."""
     first = context.pages[0]
     first.evaluate("async () => { await navigator.serviceWorker.ready; }")
-    _wait_mark(first, first_worker, "pathshala:snapshot-saved")
+    wait_for_mark(first, first_worker, "pathshala:snapshot-saved")
     page = context.new_page()
-    workers = _python_workers(page)
+    workers = python_workers(page)
     seconds = _open_demo_and_run(page, url, cell_id)
     controlled = page.evaluate("navigator.serviceWorker.controller !== null")
-    restored = bool(workers) and _wait_mark(page, workers[0], "pathshala:snapshot-restored", seconds=1)
+    restored = bool(workers) and wait_for_mark(page, workers[0], "pathshala:snapshot-restored", seconds=1)
     return seconds, controlled, restored, (_phases(page, workers[0]) if workers else {})
 
 

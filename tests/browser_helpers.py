@@ -66,10 +66,3 @@ def start_then_stop(page, cell_id, code, stopped_within_ms):
     cell(page, cell_id).locator('[data-action="stop"]').click()
     wait_state(page, cell_id, states=("error", "idle"), timeout=stopped_within_ms)
     return time.monotonic() - began
-
-
-def python_workers(page):
-    """The Python workers the page starts, as they start (the theme's search worker aside)."""
-    workers = []
-    page.on("worker", lambda worker: workers.append(worker) if worker.url.endswith("/pathshala/worker.js") else None)
-    return workers

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import cell, output_snapshot, python_workers, replace_code, run_cell, wait_enhanced, wait_state
+from browser_helpers import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
+from py_lessons.worker_probe import python_workers
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import output_snapshot, python_workers, run_cell, wait_enhanced
+from browser_helpers import output_snapshot, run_cell, wait_enhanced
+from py_lessons.worker_probe import python_workers, wait_for_mark, worker_marks
 
 pytestmark = pytest.mark.browser
 
@@ -26,16 +27,8 @@ SPOIL = """async () => {
 
 def wait_saved(page, worker):
     """Saving runs in the background after start-up: wait for the worker's mark, then the cache."""
-    for _ in range(150):
-        if "pathshala:snapshot-saved" in worker_marks(worker):
-            break
-        page.wait_for_timeout(200)
-    assert "pathshala:snapshot-saved" in worker_marks(worker), "no snapshot was saved"
+    assert wait_for_mark(page, worker, "pathshala:snapshot-saved", seconds=30), "no snapshot was saved"
     assert len(page.evaluate(STORED)) == 1
-
-
-def worker_marks(worker):
-    return worker.evaluate("() => performance.getEntriesByType('mark').map((m) => m.name)")
 
 
 def open_demo(context):
