@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from browser_helpers import cell, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced, wait_state, editor_text
+from browser_helpers import (cell, editor_text, output_snapshot, replace_code, run_cell, start_then_stop,
+                             wait_enhanced, wait_state)
 
 pytestmark = pytest.mark.browser
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-
 import pytest
 
-from browser_helpers import cell, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced, editor_text
+from browser_helpers import cell, editor_text, output_snapshot, replace_code, run_cell, start_then_stop, wait_enhanced
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import cell, replace_code, wait_enhanced, component as comp, editor_text
+from browser_helpers import cell, component as comp, editor_text, replace_code, wait_enhanced
 from site_testlib import ROOT
 from py_lessons.runtime import steppers
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import cell, replace_code, wait_enhanced, component as comp, editor_text
+from browser_helpers import cell, component as comp, editor_text, replace_code, wait_enhanced
+from py_lessons.build.strings import t
 
 pytestmark = pytest.mark.browser
 
@@ -105,10 +106,6 @@ def test_exercise_solution_on_request_and_corrupt_storage(page, site_url, built_
 
 
 def test_a_runaway_answer_is_stopped_with_the_editors_stop_button(page, site_url):
-    import json
-    from pathlib import Path
-
-    strings = json.loads((Path(__file__).resolve().parent.parent / "py_lessons/build/strings.bn.json").read_text("utf-8"))
     open_guide(page, site_url)
     ex = comp(page, "exercise", "guide-ex-lr")
     editor = cell(page, EDITOR)
@@ -119,7 +116,7 @@ def test_a_runaway_answer_is_stopped_with_the_editors_stop_button(page, site_url
     editor.locator('[data-action="stop"]').click()
     page.wait_for_function("(el) => el.dataset.state !== 'checking'", arg=ex.element_handle(), timeout=5_000)
     assert ex.get_attribute("data-state") == "idle"
-    assert strings["exercise.stopped"] in ex.locator("[data-feedback]").inner_text()
+    assert t("exercise.stopped") in ex.locator("[data-feedback]").inner_text()
     assert editor.get_attribute("data-state") == "idle" and editor.locator('[data-action="stop"]').is_disabled()
     assert ex.get_attribute("data-attempts") == "0"  # a stopped check is not a failed attempt
     # Python works again: the right answer passes

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import urllib.error
 import urllib.request
+
+import pytest
 
 from py_lessons.local_server import serve
 
@@ -47,11 +50,9 @@ def test_server_sends_gzip_only_to_browsers_that_accept_it(built_site):
         # revalidation of a cached copy answers 304 without a body
         request = urllib.request.Request(url + "/pyodide/pyodide.asm.wasm", headers={
             "Accept-Encoding": "gzip", "If-Modified-Since": wasm_modified})
-        try:
+        with pytest.raises(urllib.error.HTTPError) as answer:  # urllib raises on a 304
             urllib.request.urlopen(request)
-            raise AssertionError("expected 304 Not Modified")
-        except urllib.error.HTTPError as answer:
-            assert answer.code == 304
+        assert answer.value.code == 304
     finally:
         server.shutdown()
         server.server_close()

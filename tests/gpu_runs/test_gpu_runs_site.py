@@ -2,7 +2,6 @@
 import json
 import math
 import re
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET

@@ -24,8 +24,6 @@ class ComponentError(ValueError):
     """An authoring mistake in a component block; the plugin adds the file name and line."""
 
 
-
-
 def attr(value) -> str:
     return escape(str(value), quote=True)
 

@@ -26,8 +26,8 @@ from html import escape
 
 from ..render import render_cell
 from ..strings import t
-from .common import (ComponentError, attr, render_hints, check_keys, component_id, load_yaml, md_block,
-                     nonempty_text, text)
+from .common import (ComponentError, attr, check_keys, component_id, load_yaml, md_block, nonempty_text,
+                     render_hints, text)
 
 DEFAULT_ATTEMPTS = 3
 

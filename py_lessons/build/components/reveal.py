@@ -14,7 +14,7 @@ Built on <details>/<summary>, so it opens and closes with the keyboard even with
 from __future__ import annotations
 
 from ..strings import t
-from .common import ComponentError, attr, render_hints, check_keys, component_id, load_yaml, md_block, nonempty_text, text
+from .common import ComponentError, attr, check_keys, component_id, load_yaml, md_block, nonempty_text, render_hints, text
 
 KINDS = ("exercise", "thinking")
 

@@ -10,9 +10,9 @@ import { bnDigits, enhanceAll, format, pageKey, store, strings } from "./common.
 
 let checkRuns = 0;
 
-/** Run one request in the shared worker; resolves to the result ({ok, error, message, ...}). */
-// One run of the exercise. While it is queued or running, the editor cell's own Stop button
-// stops it (a reader's `while True:` must never leave the page stuck), exactly as for a Run.
+/** Run one request of the exercise in the shared worker; resolves to the result ({ok, error,
+ * message, ...}). While it is queued or running, the editor cell's own Stop button stops it (a
+ * reader's `while True:` must never leave the page stuck), exactly as for a Run. */
 function runJob(request, handlers, cell) {
   return new Promise((resolve) => {
     const finish = (result) => {
