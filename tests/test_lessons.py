@@ -6,9 +6,17 @@ stepper, a cell, a run table or a quiz fails here.
 
 from __future__ import annotations
 
+import html
+import os
 import re
+import shutil
+import subprocess
+import textwrap
 
 import pytest
+
+from site_testlib import ROOT
+from test_build_plugin import outputs
 
 LESSONS = {
     "lessons/optimization/": {
@@ -95,3 +103,18 @@ def test_tables_of_contents_show_no_raw_tex(built_site):
         text = page.read_text(encoding="utf-8")
         navs = re.findall(r'<nav class="md-nav[^"]*".*?</nav>', text, re.DOTALL)
         assert not [nav for nav in navs if "\\(" in nav], page
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="no Go toolchain here (Debian: golang-go)")
+def test_the_go_tab_prints_what_the_python_cell_printed(built_site, tmp_path):
+    """The optimisation lesson tells the reader its Go tab prints the same table as the Python
+    cell beside it: the Go code is run and compared with the Python cell's build output."""
+    source = (ROOT / "site/lessons/optimization/index.md").read_text(encoding="utf-8")
+    tabs = source[source.index('data-id="opt-three-lr-tabs"'):]
+    (tmp_path / "main.go").write_text(textwrap.dedent(re.search(r"```go\n(.*?)^\s*```", tabs, re.S | re.M)[1]))
+    ran = subprocess.run(["go", "run", "main.go"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "GOCACHE": str(tmp_path / "go-cache"), "GOPATH": str(tmp_path / "go"),
+                              "GOTOOLCHAIN": "local", "GOFLAGS": ""})
+    assert ran.returncode == 0, ran.stderr
+    python_output = html.unescape(outputs(built_site, "lessons/optimization/index.html")["opt-three-lr"])
+    assert "lr=0.3" in ran.stdout and ran.stdout == python_output
