@@ -1,8 +1,9 @@
 """Wall-time benchmark of the CPU suites: `python -m gpu_runs bench`.
 
 Each suite runs through the real CLI in a child process (so the import time
-counts, as it does for a user).  Lesson 59 runs twice with one fresh model
-cache: first it has to train the stand-in teacher and LM, then it finds them.
+counts, as it does for a user).  The smaller-models suite runs twice with one
+fresh model cache: first it has to train the stand-in teacher and LM, then it
+finds them.
 Prints one JSON object.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 from pathlib import Path
 
 from gpu_runs import provenance
-from gpu_runs.registry import SUITES
+from gpu_runs.registry import SMALLER, SUITES, VANISHING
 
 
 def _time_suite(names: list[str], out: Path, cache: Path | None) -> float:
@@ -37,12 +38,13 @@ def run_bench(out: str | None = None, skip_uncached: bool = False) -> int:
     base.mkdir(parents=True, exist_ok=True)
     report = {"started_utc": provenance.utc_now(), "cpu": provenance.cpu_info(),
               "threads_env": os.environ.get("GPU_RUNS_THREADS"), "packages": provenance.package_versions()}
-    report["lesson17_s"] = round(_time_suite(SUITES["lesson17"], base / "lesson17", None), 2)
+    fast, slow = VANISHING.replace("-", "_"), SMALLER.replace("-", "_")
+    report[f"{fast}_s"] = round(_time_suite(SUITES[VANISHING], base / VANISHING, None), 2)
     with tempfile.TemporaryDirectory(prefix="gpu_runs_bench_cache_") as tmp:
         cache = None if skip_uncached else Path(tmp)
         if not skip_uncached:
-            report["lesson59_uncached_s"] = round(_time_suite(SUITES["lesson59"], base / "lesson59", cache), 2)
-        report["lesson59_cached_s"] = round(_time_suite(SUITES["lesson59"], base / "lesson59", cache), 2)
-    report["targets_s"] = {"lesson17": 30, "lesson59_uncached": 720, "lesson59_cached": 360}
+            report[f"{slow}_uncached_s"] = round(_time_suite(SUITES[SMALLER], base / SMALLER, cache), 2)
+        report[f"{slow}_cached_s"] = round(_time_suite(SUITES[SMALLER], base / SMALLER, cache), 2)
+    report["targets_s"] = {fast: 30, f"{slow}_uncached": 720, f"{slow}_cached": 360}
     print(json.dumps(report, indent=1))
     return 0

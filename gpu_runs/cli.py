@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--model", default=None, metavar="ID_OR_PATH",
                      help="load a real model with from_pretrained instead of the offline stand-in")
     run.add_argument("--out", default=None, metavar="DIR", help="folder for the JSON files")
-    bench = sub.add_parser("bench", help="time the lesson-17 and lesson-59 CPU suites")
+    bench = sub.add_parser("bench", help="time the vanishing-gradients and smaller-models CPU suites")
     bench.add_argument("--out", default=None, metavar="DIR")
     bench.add_argument("--skip-uncached", action="store_true", help="do not re-train the cached stand-ins")
     return parser
@@ -68,9 +68,10 @@ def resolve_device(requested: str) -> str:
 
 def cmd_list() -> int:
     width = max(len(n) for n in EXPERIMENTS)
-    print(f"{'name':<{width}}  lesson  devices                               expected (full run)")
+    lesson_width = max(len("lesson"), *(len(e.lesson) for e in EXPERIMENTS.values()))
+    print(f"{'name':<{width}}  {'lesson':<{lesson_width}}  {'devices':<37} expected (full run)")
     for exp in EXPERIMENTS.values():
-        print(f"{exp.name:<{width}}  {exp.lesson:>6}  {exp.devices:<37} {exp.expected}")
+        print(f"{exp.name:<{width}}  {exp.lesson:<{lesson_width}}  {exp.devices:<37} {exp.expected}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""What torch's clipping functions return and raise (lesson 17, section 7)."""
+"""What torch's clipping functions return and raise (lesson vanishing-gradients, section 7)."""
 from __future__ import annotations
 
 import torch

@@ -1,4 +1,4 @@
-"""Knowledge distillation: review-classifier teacher -> small BiGRU student (lesson 59, section 7).
+"""Knowledge distillation: review-classifier teacher -> small BiGRU student (lesson smaller-models, section 7).
 
 Loss for a labelled example:  a*CE(y, softmax(z_s)) + (1-a)*T^2*KL(p_T || q_T);
 an example without a label keeps only the second term.  The teacher's
@@ -15,6 +15,7 @@ from gpu_runs.experiments.int8_dynamic import timings
 from gpu_runs.models import teacher as teacher_mod
 from gpu_runs.models.student import BiGRUStudent
 from gpu_runs.util import fnum, macro_f1, mean_sd, seed_everything, state_dict_mib
+from py_lessons.runtime.numbers import format_number
 
 DEFAULT_SEEDS = [0, 1, 2]
 ALPHA = 0.5
@@ -120,7 +121,7 @@ def run(ctx) -> None:
         res.values[f"teacher_train_mean_max_prob_T{int(T)}"] = fnum(p.max(1).values.mean())
         res.values[f"teacher_train_share_max_prob_over_099_T{int(T)}"] = fnum((p.max(1).values > 0.99).float().mean())
     n_labels_small = 1000 if not ctx.quick else 100
-    n_bn = f"{n_labels_small:,}".translate(str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯"))
+    n_bn = format_number(n_labels_small, ",", bangla=True)  # the site's one number formatter
     settings = [(k, bn.format(n=n_bn), (n_labels_small if n else None), T) for k, bn, n, T in SETTINGS]
     rows = []
     student = None

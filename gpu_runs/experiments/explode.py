@@ -1,4 +1,4 @@
-"""An exploding 16-layer ReLU MLP, with and without clipping (lesson 17, section 7)."""
+"""An exploding 16-layer ReLU MLP, with and without clipping (lesson vanishing-gradients, section 7)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""Per-layer gradient norms of a 30-layer MLP (lesson 17, section 4).
+"""Per-layer gradient norms of a 30-layer MLP (lesson vanishing-gradients, section 4).
 
 A forward hook on each block would give activations; we need the gradient
 arriving at each block's output, ||dL/dh_l||, which is what a full backward

@@ -1,4 +1,4 @@
-"""Dynamic int8 quantization of the review classifier on CPU (lesson 59, section 4).
+"""Dynamic int8 quantization of the review classifier on CPU (lesson smaller-models, section 4).
 
 Two routes: the eager-mode ``torch.ao.quantization.quantize_dynamic`` (still
 in torch 2.13, deprecated) and torchao's ``quantize_`` configs.  Every

@@ -1,4 +1,4 @@
-"""A causal LM loaded in bf16, bitsandbytes 8-bit and 4-bit NF4 (lesson 59, section 5).
+"""A causal LM loaded in bf16, bitsandbytes 8-bit and 4-bit NF4 (lesson smaller-models, section 5).
 
 Each precision runs in its own Python process, as a memory measurement
 needs: the peak resident memory of a process only grows, so sharing one

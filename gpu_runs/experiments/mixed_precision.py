@@ -2,7 +2,7 @@
 
 1. The same small residual MLP trained in fp32 and under CPU bf16 autocast:
    time, loss curve, largest loss and logit differences.
-2. Why fp16 needs loss scaling: the 30-layer plain tanh network of lesson 17
+2. Why fp16 needs loss scaling: the 30-layer plain tanh network of the vanishing-gradients lesson
    has tiny gradients in its early layers.  Running its backward pass in
    fp16 flushes them to zero; multiplying the loss by 2^16 first (what
    GradScaler does) keeps them, and dividing afterwards in fp32 recovers

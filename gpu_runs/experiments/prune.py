@@ -1,4 +1,4 @@
-"""Pruning the review classifier without retraining (lesson 59, section 8).
+"""Pruning the review classifier without retraining (lesson smaller-models, section 8).
 
 Unstructured: global magnitude pruning over all Linear weights of the
 encoder (torch.nn.utils.prune.global_unstructured, L1).  Structured: drop

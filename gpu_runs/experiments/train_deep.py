@@ -1,4 +1,4 @@
-"""Training 40-layer plain, residual and pre-norm residual MLPs (lesson 17, section 6)."""
+"""Training 40-layer plain, residual and pre-norm residual MLPs (lesson vanishing-gradients, section 6)."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,6 @@
 """A tiny Qwen2-architecture causal LM trained on generated Bangla fables.
 
-It stands in for Qwen/Qwen2.5-0.5B in the lesson-59 low-bit loading run.
+It stands in for Qwen/Qwen2.5-0.5B in the smaller-models low-bit loading run.
 The weights are saved with save_pretrained so the experiment loads them the
 same way it would load the real model: AutoModelForCausalLM.from_pretrained
 with a BitsAndBytesConfig.

@@ -1,4 +1,4 @@
-"""Deep MLPs for lesson 17: plain, residual and pre-norm residual blocks."""
+"""Deep MLPs for the vanishing-gradients lesson: plain, residual and pre-norm residual blocks."""
 from __future__ import annotations
 
 import torch

@@ -1,4 +1,4 @@
-"""The BiGRU student of lesson 59: embedding, bidirectional GRU, mean+max pooling, Linear."""
+"""The BiGRU student of the smaller-models lesson: embedding, bidirectional GRU, mean+max pooling, Linear."""
 from __future__ import annotations
 
 import torch

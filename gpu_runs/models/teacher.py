@@ -1,4 +1,4 @@
-"""The review classifier used as teacher in lesson 59.
+"""The review classifier used as teacher in the smaller-models lesson.
 
 Offline default: a small BERT-architecture model trained from scratch on
 the generated review corpus; it stands in for sagorsarker/bangla-bert-base

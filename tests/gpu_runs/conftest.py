@@ -1,6 +1,6 @@
 import pytest
 
-from gpu_runs_testlib import run_cli
+from support.gpu_runs import run_cli
 
 
 @pytest.fixture(scope="session")

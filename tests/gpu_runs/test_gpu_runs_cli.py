@@ -6,7 +6,7 @@ import pytest
 from gpu_runs import jsonio
 from gpu_runs.registry import EXPERIMENTS
 
-from gpu_runs_testlib import run_cli
+from support.gpu_runs import run_cli
 
 
 def test_quick_all_writes_valid_files_with_provenance(quick_runs):

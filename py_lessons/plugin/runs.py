@@ -1,10 +1,16 @@
-"""Build-time rendering of run results for the site (no torch, no transformers).
+"""Real-run blocks: ```run-table```, ```run-chart```, ```run-claim```, ```run-provenance```, ```run-index```.
 
-The mkdocs plugin calls :func:`make_fences` and registers the returned
-entries as pymdownx.superfences custom fences.  Every renderer raises
-:class:`RunError` with a message naming the run (and key) on bad input, so
-the plugin can fail the build with a useful line.
+gpu_runs writes one JSON file per experiment (validated against ``gpu_runs/run.schema.json``);
+this module reads those files and renders a block's YAML body to HTML. It knows nothing about
+MkDocs: :meth:`RunBlocks.render` raises :class:`RunError` with a message naming the run (and key),
+and the caller adds the page and line.
+
+Every number a reader sees goes through :func:`py_lessons.runtime.numbers.format_number`, and
+every reader-facing word comes from the catalogue (``strings.bn.json``, keys ``runs.*``).
+No torch, no mkdocs: the standard library, ``gpu_runs.jsonio``, ``yaml`` and (for charts,
+imported lazily) ``matplotlib``.
 """
+
 from __future__ import annotations
 
 import html
@@ -13,24 +19,27 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from gpu_runs import jsonio
 
-BANGLA_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
-FENCES = ("run-table", "run-chart", "run-claim", "run-provenance", "run-index")
+from ..runtime.numbers import format_number
+from .strings import t
+
+NAMES = ("run-table", "run-chart", "run-claim", "run-provenance", "run-index")
+NONE_TEXT = "—"
 
 
 class RunError(ValueError):
-    """Bad run file, missing key, or a claim that does not hold."""
+    """Bad run file, missing key, bad block body, or a claim that does not hold."""
 
 
 # --------------------------------------------------------------------------- loading
 def load_run(results_dir: str | Path, name: str) -> dict:
     """Read ``<results_dir>/<name>.json``, validate it, decode NaN/inf markers."""
-    path = Path(results_dir) / f"{name}.json"
-    if not re.fullmatch(r"[a-z0-9_]+", name or ""):
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+", name or ""):
         raise RunError(f"run name {name!r} is not a valid experiment name")
+    path = Path(results_dir) / f"{name}.json"
     if not path.is_file():
         raise RunError(f"run {name!r}: result file {path} is missing (run `python -m gpu_runs run {name}`)")
     try:
@@ -52,22 +61,14 @@ def list_runs(results_dir: str | Path) -> list[str]:
 
 # --------------------------------------------------------------------------- formatting
 def format_value(value: Any, fmt: str | None = None, *, bangla_digits: bool = False) -> str:
+    """A value as a reader sees it: numbers through the one formatter, booleans in words."""
     if value is None:
-        text = "—"
-    elif isinstance(value, bool):
-        text = "হ্যাঁ" if value else "না"
-    elif isinstance(value, float) and math.isnan(value):
-        text = "NaN"
-    elif isinstance(value, float) and math.isinf(value):
-        text = "inf" if value > 0 else "−inf"
-    elif isinstance(value, (int, float)):
-        text = format(value, fmt) if fmt else (f"{value:.4g}" if isinstance(value, float) else str(value))
-        text = text.replace("-", "−") if text.startswith("-") else text
-    else:
-        text = str(value)
-    if bangla_digits and not isinstance(value, str):
-        text = text.translate(BANGLA_DIGITS)
-    return text
+        return NONE_TEXT
+    if isinstance(value, bool):
+        return t("runs.value.yes") if value else t("runs.value.no")
+    if isinstance(value, (int, float)):
+        return format_number(value, fmt or "", bangla=bangla_digits)
+    return str(value)
 
 
 def _get_table(run: dict, key: str) -> dict:
@@ -88,15 +89,17 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
     table = _get_table(run, key)
     cols = table["columns"]
     if columns is not None:
+        if not isinstance(columns, list):
+            raise RunError(f"run {run['experiment']!r} table {key!r}: columns must be a list, got {columns!r}")
         by_key = {c["key"]: c for c in cols}
         unknown = [c for c in columns if c not in by_key]
         if unknown:
             raise RunError(f"run {run['experiment']!r} table {key!r}: unknown column(s) {unknown} "
                            f"(has: {', '.join(by_key)})")
         cols = [by_key[c] for c in columns]
-    cap = table["title"] if caption is None else caption
+    cap = table["title"] if caption is None else str(caption)
     # the wrapper scrolls sideways on a phone (so it is a named, focusable region); it is the root
-    region = html.escape(caption if caption is not None else (table["title"] or key))
+    region = html.escape(cap if caption is not None else (table["title"] or key))
     out = [f'<div class="gpu-run-table-wrap" {_attrs("run-table", run["experiment"], key)} role="region" '
            f'tabindex="0" aria-label="{region}">', '<table class="gpu-run-table">']
     if cap:
@@ -158,11 +161,11 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
     svg = svg[svg.index("<svg"):]
     # matplotlib's "*{...}" rule would restyle every SVG on the page once inlined
     svg = re.sub(r"<style[^>]*>\s*\*\{[^}]*\}\s*</style>", "", svg, count=1)
-    caption = title if title is not None else s["title"]
+    caption = str(title) if title is not None else s["title"]
     clipped = clip is not None and any(isinstance(v, (int, float)) and v > clip
                                        for line in s["lines"] for v in line["values"])
     if clipped:
-        caption += f" ({format_value(clip)}-এর বেশি মান ওপরের কিনারায় আঁকা)"
+        caption = t("runs.chart.clipped", caption=caption, clip=format_value(clip))
     return (f'<figure class="gpu-run-chart" {_attrs("run-chart", run["experiment"], key)} data-search-exclude>{svg}'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
@@ -171,25 +174,31 @@ def _date(run: dict) -> str:
     return run["provenance"]["finished_utc"][:10]
 
 
-def provenance_text(run: dict) -> str:
+def _where(run: dict) -> str:
     p = run["provenance"]
     dev = p["device"]
-    where = dev["name"] if dev["used"] == "cuda" else f"CPU ({p['cpu']['model']}, {p['threads']} threads)"
-    quick = " (quick)" if run.get("quick") else ""
-    return (f"{where} · torch {p['packages'].get('torch')} · {_date(run)} · "
-            f"{p['duration_s']:.1f} s{quick} · {p['command']}")
+    if dev["used"] == "cuda":
+        return dev["name"]
+    return t("runs.provenance.cpu", model=p["cpu"]["model"], threads=format_number(p["threads"]))
+
+
+def provenance_text(run: dict) -> str:
+    p = run["provenance"]
+    quick = f" ({t('runs.provenance.quick')})" if run.get("quick") else ""
+    duration = t("runs.provenance.seconds", seconds=format_number(p["duration_s"], ".1f"))
+    return f"{_where(run)} · torch {p['packages'].get('torch')} · {_date(run)} · {duration}{quick} · {p['command']}"
 
 
 def render_provenance(run: dict) -> str:
     """One line: device, torch version, date, command to reproduce."""
     p = run["provenance"]
-    dev = p["device"]
-    where = dev["name"] if dev["used"] == "cuda" else f"CPU ({p['cpu']['model']}, {p['threads']} threads)"
     absent = "; ".join(f"{v['variant']}: {v['reason']}" for v in run.get("variants_absent", []))
     absent_html = f' <span class="absent">({html.escape(absent)})</span>' if absent else ""
     return (f'<p class="gpu-run-provenance" {_attrs("run-provenance", run["experiment"])}>'
-            f"সত্যিকারের run: {html.escape(where)} · torch {html.escape(str(p['packages'].get('torch')))} · "
-            f"{html.escape(_date(run))} · আবার চালাতে: <code>{html.escape(p['command'])}</code>{absent_html}</p>")
+            f"{html.escape(t('runs.provenance.real'))}: {html.escape(_where(run))} · "
+            f"torch {html.escape(str(p['packages'].get('torch')))} · "
+            f"{html.escape(_date(run))} · {html.escape(t('runs.provenance.rerun'))}: "
+            f"<code>{html.escape(p['command'])}</code>{absent_html}</p>")
 
 
 # --------------------------------------------------------------------------- claims
@@ -200,6 +209,8 @@ def resolve(run: dict, path: str) -> Any:
     """Follow a path like ``values.plain_final_loss``,
     ``tables.final_table.rows[0].val_acc`` or
     ``tables.final_table.rows[model=plain].final_loss``."""
+    if not isinstance(path, str):
+        raise RunError(f"run {run['experiment']!r}: path must be text, got {path!r}")
     node: Any = run
     pos = 0
     for m in _PATH_PART.finditer(path):
@@ -217,7 +228,7 @@ def resolve(run: dict, path: str) -> Any:
                 if len(matches) != 1:
                     raise KeyError(f"{len(matches)} rows with {sel_key}={sel_val}")
                 node = matches[0]
-        except (KeyError, IndexError, TypeError) as exc:
+        except (KeyError, IndexError, TypeError, AttributeError) as exc:
             raise RunError(f"run {run['experiment']!r}: path {path!r} not found ({exc})") from None
     if pos != len(path):
         raise RunError(f"run {run['experiment']!r}: malformed path {path!r}")
@@ -264,90 +275,121 @@ def check_claim(run: dict, path: str, *, equals: Any = None, approx: float | Non
 
 
 # --------------------------------------------------------------------------- index
-def render_run_index(results_dir: str | Path) -> str:
-    names = list_runs(results_dir)
+def lesson_url(slug: str, root_url: str = "") -> str:
+    """The lesson page of ``slug``, relative to the page that links to it."""
+    return f"{root_url}lessons/{slug}/"
+
+
+def render_run_index(results_dir: str | Path, root_url: str = "", *, load=None) -> str:
+    """Every run in ``results_dir``: its lesson (a link), what it measures, where and how it ran."""
+    load = load or (lambda name: load_run(results_dir, name))
+    heads = [t("runs.index.run"), t("runs.index.lesson"), t("runs.index.measured"), t("runs.index.provenance"),
+             t("runs.index.absent")]
     out = ['<div class="gpu-run-index" data-component="run-index" data-run="*">', "<table>",
-           "<thead><tr><th>run</th><th>পাঠ</th><th>কী মাপা হয়েছে</th><th>কোথায়, কবে, কীভাবে</th>"
-           "<th>যা চলেনি</th></tr></thead><tbody>"]
-    for name in names:
-        run = load_run(results_dir, name)
-        absent = "; ".join(f"{v['variant']}: {v['reason']}" for v in run["variants_absent"]) or "—"
+           "<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr></thead><tbody>"]
+    for name in list_runs(results_dir):
+        run = load(name)
+        absent = "; ".join(f"{v['variant']}: {v['reason']}" for v in run["variants_absent"]) or NONE_TEXT
+        slug = html.escape(run["lesson"])
+        href = html.escape(lesson_url(run["lesson"], root_url))
         out.append(f'<tr data-run="{html.escape(name)}"><td><code>{html.escape(name)}</code></td>'
-                   f"<td>{run['lesson']}</td><td>{html.escape(run['title'])}</td>"
+                   f'<td><a href="{href}">{slug}</a></td><td>{html.escape(run["title"])}</td>'
                    f"<td>{html.escape(provenance_text(run))}</td><td>{html.escape(absent)}</td></tr>")
     out.append("</tbody></table></div>")
     return "\n".join(out)
 
 
-# --------------------------------------------------------------------------- fences
-def _parse_body(source: str, fence: str) -> dict:
+# --------------------------------------------------------------------------- blocks
+def _parse_body(source: str, block: str) -> dict:
     import yaml
 
     try:
         body = yaml.safe_load(source) or {}
     except yaml.YAMLError as exc:
-        raise RunError(f"{fence}: body is not valid YAML: {exc}") from None
+        raise RunError(f"{block}: body is not valid YAML: {exc}") from None
     if not isinstance(body, dict):
-        raise RunError(f"{fence}: body must be a YAML mapping, got {source!r}")
+        raise RunError(f"{block}: body must be a YAML mapping, got {source!r}")
     return body
 
 
-def _need(body: dict, fence: str, *keys: str) -> None:
+def _need(body: dict, block: str, *keys: str) -> None:
     missing = [k for k in keys if k not in body]
     if missing:
-        raise RunError(f"{fence}: missing {', '.join(missing)} in {body!r}")
+        raise RunError(f"{block}: missing {', '.join(missing)} in {body!r}")
 
 
-def _allowed(body: dict, fence: str, allowed: set[str]) -> None:
+def _allowed(body: dict, block: str, allowed: set[str]) -> None:
     extra = set(body) - allowed
     if extra:
-        raise RunError(f"{fence} (run {body.get('run')!r}): unknown option(s) {sorted(extra)}")
+        raise RunError(f"{block} (run {body.get('run')!r}): unknown option(s) {sorted(extra)}")
 
 
-def make_fences(results_dir: str | Path) -> list[dict]:
-    """superfences custom-fence entries for run-table, run-chart, run-claim, run-provenance and run-index."""
-    results_dir = Path(results_dir)
+class RunBlocks:
+    """Renders run blocks from the result files in ``results_dir``; each file is read once
+    (again only when it changes on disk)."""
 
-    def table_fmt(source, language, css_class, options, md, **kwargs):
+    def __init__(self, results_dir: Path):
+        self.results_dir = Path(results_dir)
+        self._runs: dict[str, tuple[tuple[int, int], dict]] = {}
+
+    def load(self, name: str) -> dict:
+        """The run ``name``, from the cache while its file is unchanged."""
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+", name):
+            return load_run(self.results_dir, name)  # raises the usual error
+        try:
+            st = (self.results_dir / f"{name}.json").stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            return load_run(self.results_dir, name)  # raises "missing"
+        cached = self._runs.get(name)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        run = load_run(self.results_dir, name)
+        self._runs[name] = (stamp, run)
+        return run
+
+    def render(self, name: str, body: str, root_url: str = "") -> str:
+        """One block's YAML ``body`` as HTML; :class:`RunError` says what is wrong."""
+        if name not in NAMES:
+            raise RunError(f"unknown run block {name!r} (known: {', '.join(NAMES)})")
+        method = getattr(self, "_" + name.replace("-", "_"))
+        return method(body or "", root_url)
+
+    def _run_table(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-table")
         _need(body, "run-table", "run", "key")
         _allowed(body, "run-table", {"run", "key", "bangla_digits", "columns", "caption"})
-        run = load_run(results_dir, body["run"])
-        return render_table(run, body["key"], bangla_digits=bool(body.get("bangla_digits", False)),
+        return render_table(self.load(body["run"]), body["key"], bangla_digits=bool(body.get("bangla_digits", False)),
                             columns=body.get("columns"), caption=body.get("caption"))
 
-    def chart_fmt(source, language, css_class, options, md, **kwargs):
+    def _run_chart(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-chart")
         _need(body, "run-chart", "run", "key")
         _allowed(body, "run-chart", {"run", "key", "title", "y_clip", "log_y", "width", "height"})
-        run = load_run(results_dir, body["run"])
         extra = {k: body[k] for k in ("title", "y_clip", "log_y", "width", "height") if k in body}
-        return render_chart(run, body["key"], **extra)
+        return render_chart(self.load(body["run"]), body["key"], **extra)
 
-    def claim_fmt(source, language, css_class, options, md, **kwargs):
+    def _run_claim(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-claim")
         _need(body, "run-claim", "run", "path")
         _allowed(body, "run-claim", {"run", "path", "equals", "approx", "tol", "lt", "gt", "show", "format",
                                      "bangla_digits"})
-        run = load_run(results_dir, body["run"])
+        run = self.load(body["run"])
         value = check_claim(run, body["path"], equals=body.get("equals"), approx=body.get("approx"),
                             tol=body.get("tol"), lt=body.get("lt"), gt=body.get("gt"))
+        path = html.escape(str(body["path"]))
         if not body.get("show", False):
             return (f'<span class="gpu-run-claim" hidden {_attrs("run-claim", run["experiment"])} '
-                    f'data-path="{html.escape(body["path"])}"></span>')
+                    f'data-path="{path}"></span>')
         text = format_value(value, body.get("format"), bangla_digits=bool(body.get("bangla_digits", False)))
         return (f'<span class="gpu-run-claim" {_attrs("run-claim", run["experiment"])} '
-                f'data-path="{html.escape(body["path"])}">{html.escape(text)}</span>')
+                f'data-path="{path}">{html.escape(text)}</span>')
 
-    def prov_fmt(source, language, css_class, options, md, **kwargs):
+    def _run_provenance(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-provenance")
         _need(body, "run-provenance", "run")
         _allowed(body, "run-provenance", {"run"})
-        return render_provenance(load_run(results_dir, body["run"]))
+        return render_provenance(self.load(body["run"]))
 
-    def index_fmt(source, language, css_class, options, md, **kwargs):
-        return render_run_index(results_dir)
-
-    formats: dict[str, Callable] = {"run-table": table_fmt, "run-chart": chart_fmt, "run-claim": claim_fmt,
-                                    "run-provenance": prov_fmt, "run-index": index_fmt}
-    return [{"name": name, "class": name, "format": fn} for name, fn in formats.items()]
+    def _run_index(self, source: str, root_url: str) -> str:
+        return render_run_index(self.results_dir, root_url, load=self.load)

@@ -1,0 +1,233 @@
+"""The run-block renderer (py_lessons.plugin.runs) against the committed full-run results."""
+import json
+import math
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+BANGLA_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
+
+from gpu_runs import jsonio
+from gpu_runs.registry import EXPERIMENTS
+from py_lessons.plugin import runs
+from py_lessons.plugin.strings import t
+
+from support.gpu_runs import RESULTS, ROOT
+
+
+def test_renderer_imports_neither_torch_nor_mkdocs():
+    code = ("import sys; from pathlib import Path; from py_lessons.plugin.runs import RunBlocks; "
+            "RunBlocks(Path(sys.argv[1])).render('run-index', ''); "
+            "print(sorted(m for m in ('torch', 'transformers', 'mkdocs', 'pymdownx') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code, str(RESULTS)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", sorted(EXPERIMENTS))
+def test_committed_full_runs_exist_and_came_from_the_cli(name):
+    run = runs.load_run(RESULTS, name)
+    prov = run["provenance"]
+    assert run["quick"] is False
+    assert prov["command"].startswith("python -m gpu_runs run")
+    assert "--quick" not in prov["argv"]
+    assert prov["git_commit"] and re.fullmatch(r"[0-9a-f]{40}", prov["git_commit"])
+    text = (RESULTS / f"{name}.json").read_text(encoding="utf-8")
+    assert "/tmp/" not in text and "/home/" not in text and "/root" not in text
+
+
+def test_load_run_names_missing_and_malformed_files(tmp_path):
+    with pytest.raises(runs.RunError, match="train_deep.*missing"):
+        runs.load_run(tmp_path, "train_deep")
+    (tmp_path / "train_deep.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(runs.RunError, match="train_deep"):
+        runs.load_run(tmp_path, "train_deep")
+    doc = json.loads((RESULTS / "train_deep.json").read_text(encoding="utf-8"))
+    del doc["provenance"]["git_commit"]
+    (tmp_path / "train_deep.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(runs.RunError, match="git_commit"):
+        runs.load_run(tmp_path, "train_deep")
+
+
+def test_table_has_bangla_headings_and_digits():
+    run = runs.load_run(RESULTS, "train_deep")
+    html = runs.render_table(run, "final_table", bangla_digits=True)
+    root = ET.fromstring(html)
+    assert root.get("data-component") == "run-table" and root.get("data-run") == "train_deep"
+    heads = [th.text for th in root.iter("th")]
+    assert heads == [c["bn"] for c in run["tables"]["final_table"]["columns"]]
+    rows = [[td.text for td in tr.iter("td")] for tr in root.iter("tr")][1:]
+    plain = next(r for r in rows if r[0] == "plain")
+    assert plain[1] == format(run["values"]["plain_final_loss"], ".4f").translate(BANGLA_DIGITS)
+    numeric_cells = [c for r in rows for c in r[1:]]
+    assert numeric_cells and not any(ch in "0123456789" for c in numeric_cells for ch in c)
+
+
+def test_table_column_subset_and_unknown_column():
+    run = runs.load_run(RESULTS, "train_deep")
+    html = runs.render_table(run, "final_table", columns=["model", "val_acc"], caption="x")
+    assert html.count("</th>") == 2 and "<caption>x</caption>" in html
+    with pytest.raises(runs.RunError, match="train_deep.*nope"):
+        runs.render_table(run, "final_table", columns=["nope"])
+    with pytest.raises(runs.RunError, match="train_deep.*no table 'missing'"):
+        runs.render_table(run, "missing")
+
+
+def test_nan_and_inf_are_rendered_not_dropped():
+    run = runs.load_run(RESULTS, "explode")
+    rows = run["tables"]["steps_table"]["rows"]
+    n_nan = sum(1 for r in rows for v in r.values() if isinstance(v, float) and math.isnan(v))
+    n_inf = sum(1 for r in rows for v in r.values() if isinstance(v, float) and math.isinf(v))
+    assert n_nan > 0
+    html = runs.render_table(run, "steps_table")
+    assert html.count(">NaN<") == n_nan
+    assert html.count(">∞<") + html.count(">−∞<") == n_inf
+    assert html.count('class="nonfinite"') == n_nan + n_inf
+
+
+def test_chart_is_inline_svg_with_text():
+    run = runs.load_run(RESULTS, "train_deep")
+    out = runs.render_chart(run, "loss_curves")
+    assert out.startswith('<figure class="gpu-run-chart" data-component="run-chart" data-run="train_deep"')
+    svg = out[out.index("<svg"):out.index("</svg>") + 6]
+    root = ET.fromstring(svg)
+    texts = "".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    for line in run["series"]["loss_curves"]["lines"]:
+        assert line["label"] in texts          # svg.fonttype none keeps labels as text
+    assert runs.render_chart(run, "loss_curves") == out   # deterministic output
+
+
+def test_provenance_line():
+    run = runs.load_run(RESULTS, "int8_dynamic")
+    line = runs.render_provenance(run)
+    prov = run["provenance"]
+    assert prov["packages"]["torch"] in line
+    assert prov["finished_utc"][:10] in line
+    assert "python -m gpu_runs run" in line
+    assert 'data-component="run-provenance"' in line
+
+
+def test_claims_that_hold_and_fail():
+    run = runs.load_run(RESULTS, "train_deep")
+    ln3 = math.log(3)
+    value = runs.check_claim(run, "values.plain_final_loss", approx=ln3, tol=0.01)
+    assert value == run["values"]["plain_final_loss"]
+    runs.check_claim(run, "tables.final_table.rows[model=plain].final_loss", approx=ln3, tol=0.01)
+    prenorm = run["values"]["prenorm_final_loss"]
+    with pytest.raises(runs.RunError) as err:
+        runs.check_claim(run, "values.prenorm_final_loss", approx=ln3, tol=0.01)
+    assert "values.prenorm_final_loss" in str(err.value) and repr(prenorm) in str(err.value)
+    with pytest.raises(runs.RunError, match="not found"):
+        runs.check_claim(run, "values.no_such_value", gt=0)
+    explode = runs.load_run(RESULTS, "explode")
+    runs.check_claim(explode, "values.none_final_loss", equals="NaN")
+    with pytest.raises(runs.RunError, match="NaN"):
+        runs.check_claim(explode, "values.none_final_loss", lt=10)
+
+
+def test_run_index_lists_every_committed_run_and_links_its_lesson():
+    html = runs.render_run_index(RESULTS, "../")
+    for path in RESULTS.glob("*.json"):
+        assert f'data-run="{path.stem}"' in html
+    assert "cuda" in html      # absent CUDA variants are stated
+    for exp in EXPERIMENTS.values():
+        assert f'<a href="../lessons/{exp.lesson}/">{exp.lesson}</a>' in html
+    for key in ("runs.index.lesson", "runs.index.measured", "runs.index.provenance", "runs.index.absent"):
+        assert f"<th>{t(key)}</th>" in html
+    root = ET.fromstring(html)
+    assert root.get("data-component") == "run-index"
+
+
+def test_blocks(tmp_path):
+    blocks = runs.RunBlocks(RESULTS)
+    assert set(runs.NAMES) == {"run-table", "run-chart", "run-claim", "run-provenance", "run-index"}
+    fmt = blocks.render
+    assert 'data-run="train_deep"' in fmt("run-table", "run: train_deep\nkey: final_table\nbangla_digits: true\n")
+    assert "<svg" in fmt("run-chart", "run: train_deep\nkey: loss_curves\n")
+    assert "python -m gpu_runs" in fmt("run-provenance", "run: train_deep\n")
+    hidden = fmt("run-claim", "run: train_deep\npath: values.plain_gap_to_ln3\nlt: 0.01\n")
+    assert " hidden " in hidden and 'data-component="run-claim"' in hidden
+    assert 'href="../../lessons/vanishing-gradients/"' in fmt("run-index", "", "../../")
+    with pytest.raises(runs.RunError, match="train_deep.*nope"):
+        fmt("run-table", "run: train_deep\nkey: nope\n")
+    with pytest.raises(runs.RunError, match="missing.*key"):
+        fmt("run-chart", "run: train_deep\n")
+    with pytest.raises(runs.RunError, match="claim failed"):
+        fmt("run-claim", "run: train_deep\npath: values.plain_val_acc\ngt: 0.99\n")
+    with pytest.raises(runs.RunError, match="'nosuchrun'"):
+        fmt("run-provenance", "run: nosuchrun\n")
+    with pytest.raises(runs.RunError, match="unknown option"):
+        fmt("run-provenance", "run: train_deep\ncolour: red\n")
+    with pytest.raises(runs.RunError, match="not valid YAML"):
+        fmt("run-table", "run: [\n")
+    with pytest.raises(runs.RunError, match="unknown run block"):
+        fmt("run-tabel", "run: train_deep\n")
+
+
+def test_blocks_reuse_a_loaded_run_until_its_file_changes(tmp_path):
+    target = tmp_path / "train_deep.json"
+    target.write_bytes((RESULTS / "train_deep.json").read_bytes())
+    blocks = runs.RunBlocks(tmp_path)
+    assert blocks.load("train_deep") is blocks.load("train_deep")
+    first = blocks.load("train_deep")
+    doc = json.loads(target.read_text(encoding="utf-8"))
+    doc["title"] = "changed title"
+    target.write_text(json.dumps(doc), encoding="utf-8")
+    assert blocks.load("train_deep") is not first
+    assert blocks.load("train_deep")["title"] == "changed title"
+
+
+def _tiny_run(rows, columns):
+    run = runs.load_run(RESULTS, "train_deep")
+    run["tables"]["tiny"] = {"title": "", "columns": columns, "rows": rows}
+    return run
+
+
+def test_table_numbers_go_through_the_one_formatter():
+    columns = [{"key": "x", "bn": "x", "en": "x", "format": ".2f"},
+               {"key": "n", "bn": "n", "en": "n", "format": ","},
+               {"key": "flag", "bn": "f", "en": "f"},
+               {"key": "gone", "bn": "g", "en": "g"}]
+    rows = [{"x": -1.5, "n": 70003770, "flag": True, "gone": None},
+            {"x": float("inf"), "n": -3, "flag": False, "gone": "text 12"}]
+    run = _tiny_run(rows, columns)
+    root = ET.fromstring(runs.render_table(run, "tiny", bangla_digits=True))
+    cells = [[td.text for td in tr.iter("td")] for tr in root.iter("tr")][1:]
+    assert cells[0] == ["−১.৫০", "৭,০০,০৩,৭৭০", t("runs.value.yes"), "—"]
+    assert cells[1] == ["∞", "−৩", t("runs.value.no"), "text 12"]     # text is never rewritten
+    latin = ET.fromstring(runs.render_table(run, "tiny"))
+    assert [td.text for td in latin.iter("td")][:2] == ["−1.50", "7,00,03,770"]
+    assert runs.format_value(0.1234, ".1%", bangla_digits=True) == "১২.৩%"
+
+
+def test_claim_shown_uses_the_formatter():
+    blocks = runs.RunBlocks(RESULTS)
+    run = runs.load_run(RESULTS, "train_deep")
+    value = run["values"]["plain_final_loss"]
+    out = blocks.render("run-claim", "run: train_deep\npath: values.plain_final_loss\ngt: 0\nshow: true\n"
+                                     "format: .3f\nbangla_digits: true\n")
+    span = ET.fromstring(out)
+    assert span.text == format(value, ".3f").translate(BANGLA_DIGITS) and span.get("hidden") is None
+
+
+def test_committed_results_validate_with_slug_lessons():
+    schema = json.loads((ROOT / "gpu_runs" / "run.schema.json").read_text(encoding="utf-8"))
+    assert schema["properties"]["lesson"] == {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}
+    for path in sorted(RESULTS.glob("*.json")):
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        jsonio.validate(raw, where=path.name)
+        assert raw["lesson"] == EXPERIMENTS[path.stem].lesson, path.name
+    bad = json.loads((RESULTS / "grad_norms.json").read_text(encoding="utf-8"))
+    bad["lesson"] = 17
+    with pytest.raises(ValueError, match="lesson"):
+        jsonio.validate(bad, where="grad_norms (lesson as a number)")
+
+
+def test_every_registry_lesson_has_a_page():
+    for exp in EXPERIMENTS.values():
+        assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", exp.lesson), exp
+        assert (ROOT / "site" / "lessons" / exp.lesson / "index.md").is_file(), exp
+        assert exp.suite == exp.lesson, exp
