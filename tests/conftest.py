@@ -1,5 +1,6 @@
-"""Shared fixtures: the site built once per test session, served on 127.0.0.1, and a real
-Chromium (Debian's package) driven by Playwright."""
+"""Shared fixtures: the course's content modules, the site built once per test session, served on
+127.0.0.1, and a real Chromium (Debian's package) driven by Playwright. Helpers live in the
+``support`` package (tests/support), never in a test module."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from py_lessons.local_server import CHROMIUM_ARGS, serve
-from site_testlib import build_site
+from support.course import load_course_content
+from support.local_server import CHROMIUM_ARGS, serve
+from support.site import build_site
+
+
+@pytest.fixture(scope="session", autouse=True)
+def course_content():
+    """The course's steppers (site/**/steppers.py), as the plugin loads them at build time."""
+    load_course_content()
 
 
 @pytest.fixture(scope="session")

@@ -85,10 +85,10 @@ class _Stream(io.TextIOBase):
         pass  # the buffer decides when to send; it is flushed when the run ends
 
 
-def _cell_traceback(exc: BaseException) -> str:
+def _cell_traceback(exc: BaseException, filename: str = CELL_FILENAME) -> str:
     """The traceback as Python prints it, without the frames of this runner."""
     tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename != CELL_FILENAME:
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
     return "".join(traceback.format_exception(type(exc), exc, tb))
 
@@ -99,7 +99,7 @@ def new_namespace() -> dict:
 
 
 def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: str = "fig",
-             max_output_chars: int = MAX_OUTPUT_CHARS) -> dict:
+             max_output_chars: int = MAX_OUTPUT_CHARS, filename: str = CELL_FILENAME) -> dict:
     """Execute ``code`` in ``namespace``; call ``emit`` with each output item as it happens.
 
     Items: ``{"type": "stdout"|"stderr", "text"}``, ``{"type": "figure", "svg"}``.
@@ -121,7 +121,7 @@ def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: st
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             try:
-                exec(compile(code, CELL_FILENAME, "exec"), namespace)
+                exec(compile(code, filename, "exec"), namespace)
                 figures.flush_open_figures()
             except SystemExit as exc:
                 # sys.exit() ends a script; in a cell it just ends the run (a non-zero code is an error).
@@ -129,13 +129,13 @@ def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: st
                 code_value = exc.code
                 if code_value not in (None, 0):
                     result = {"ok": False, "error": "SystemExit", "message": str(code_value),
-                              "traceback": _cell_traceback(exc)}
+                              "traceback": _cell_traceback(exc, filename)}
                 result["exit_code"] = 0 if code_value is None else code_value
             finally:
                 output.flush()
     except BaseException as exc:  # noqa: BLE001 - KeyboardInterrupt from Stop is reported too
         figures.discard_open_figures()
-        result = {"ok": False, "error": type(exc).__name__, "message": str(exc), "traceback": _cell_traceback(exc)}
+        result = {"ok": False, "error": type(exc).__name__, "message": str(exc), "traceback": _cell_traceback(exc, filename)}
     finally:
         figures.end_cell()
     if output.truncated:

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from . import execute, figures
+from . import checking, execute, figures
 
 MPL_CONFIG_DIR = "/tmp/matplotlib"
 FONT_DIR = "/pathshala/fonts"
@@ -114,3 +114,10 @@ def run(code: str, session: str | None, emit, figure_prefix: str = "fig") -> str
         namespace = execute.new_namespace()
     result = execute.run_cell(code, namespace, lambda item: emit(json.dumps(item)), figure_prefix=figure_prefix)
     return json.dumps(result)
+
+
+def check(code: str, checks: str, emit, figure_prefix: str = "exercise") -> str:
+    """Check an exercise (``checking.check_exercise``); ``emit`` gets the reader's code's items
+    as JSON strings. Returns ``{"stage", "result"}`` as JSON."""
+    outcome = checking.check_exercise(code, checks, lambda item: emit(json.dumps(item)), figure_prefix)
+    return json.dumps(outcome)

@@ -1,0 +1,159 @@
+// Web Worker that owns Pyodide, so a long-running cell never freezes the page. Messages: see
+// protocol.js. Start-up: python-start.js (shared with the build-time runner, so a reader's Run
+// and the page's build output come from the same code on the same files).
+import { FROM_PYTHON, TO_PYTHON } from "./protocol.js";
+import { installFonts, readManifest, startRuntime } from "./python-start.js";
+import { saveSnapshotWhenIdle, startPython } from "./python-snapshot.js";
+import { pyodidePath } from "./site.js";
+
+const base = new URL(`../../${pyodidePath}/`, import.meta.url); // this file is <site>/assets/pathshala/
+const staged = {
+  readText: async (name) => (await fetch(new URL(name, base))).text(),
+  readBytes: async (name) => new Uint8Array(await (await fetch(new URL(name, base))).arrayBuffer()),
+};
+
+let readyPromise = null;
+let pyodide, session, manifest;
+let fontsInstalled = false;
+
+// Bytes of finished downloads under base, from Resource Timing: honest progress without
+// fetching anything twice.
+let loadedBytes = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.name.startsWith(base.href)) loadedBytes += entry.encodedBodySize || entry.transferSize || 0;
+  }
+}).observe({ type: "resource", buffered: true });
+
+function progress(phase, total, names = []) {
+  postMessage({ type: FROM_PYTHON.PROGRESS, phase, loaded: Math.min(loadedBytes, total), total, names });
+}
+
+function withTicker(phase, total, names, promise) {
+  const timer = setInterval(() => progress(phase, total, names), 200);
+  return promise.finally(() => { clearInterval(timer); progress(phase, total, names); });
+}
+
+async function start() {
+  manifest = await readManifest(staged);
+  const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.packages[manifest.runtime_package].bytes;
+  progress("core", coreTotal);
+  const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
+  // performance marks: where start-up time goes, for DevTools and the benchmark (tests/support/bench.py)
+  performance.mark("pathshala:start");
+  pyodide = await withTicker("core", coreTotal, [], (async () => {
+    const options = { indexURL: base.href, stdout: () => {}, stderr: () => {} };
+    const py = await startPython(loadPyodide, options, base, `${manifest.pyodide}-${manifest.key}`);
+    performance.mark("pathshala:pyodide-ready");
+    session = await startRuntime(py, manifest);
+    return py;
+  })());
+  performance.mark("pathshala:runtime-ready");
+}
+
+// matplotlib's Bangla font and the font list made for it: fetched only once matplotlib is loaded.
+async function fontsIfNeeded() {
+  if (fontsInstalled || !pyodide.loadedPackages.matplotlib) return;
+  await installFonts(pyodide, session, manifest, staged);
+  fontsInstalled = true;
+}
+
+function packagesNeeded(codes, skip = []) {
+  const findImports = pyodide.pyimport("pyodide.code").find_imports;
+  const imports = codes.flatMap((code) => findImports(code).toJs()); // [] for code that does not parse
+  const byImport = {};
+  for (const [name, info] of Object.entries(manifest.packages)) {
+    for (const imp of info.imports || []) byImport[imp] = name;
+  }
+  const wanted = new Set();
+  const visit = (name) => {
+    if (!name || wanted.has(name) || pyodide.loadedPackages[name]) return;
+    wanted.add(name);
+    for (const dep of manifest.packages[name]?.depends || []) visit(dep);
+  };
+  for (const imp of imports) if (!skip.includes(byImport[imp])) visit(byImport[imp]);
+  return [...wanted];
+}
+
+async function loadPackagesFor(codes, skip = []) {
+  const names = packagesNeeded(codes, skip);
+  if (names.length) {
+    const total = names.reduce((sum, n) => sum + (manifest.packages[n]?.bytes || 0), 0);
+    loadedBytes = 0;
+    await withTicker("packages", total, names, pyodide.loadPackage(names, { messageCallback: () => {} }));
+    performance.mark("pathshala:packages-loaded", { detail: names });
+  }
+  await fontsIfNeeded();
+}
+
+// Import what the cells import from the loaded packages (NumPy: most of a second) while the
+// reader is still reading, so the first Run does not pay for it.
+function preimport(codes) {
+  const packages = Object.entries(manifest.packages)
+    .filter(([name]) => pyodide.loadedPackages[name] && name !== manifest.runtime_package)
+    .flatMap(([, info]) => info.imports || []);
+  session.preimport(JSON.stringify(codes), JSON.stringify(packages));
+  performance.mark("pathshala:preimported");
+}
+
+// Runs whose page the reader left before Python was ready: skipped, not run.
+const cancelled = new Set();
+
+function skipIfCancelled(id) {
+  if (!cancelled.delete(id)) return false;
+  postMessage({ type: FROM_PYTHON.DONE, id, result: { ok: false, error: "cancelled", message: "", traceback: "" }, seconds: 0 });
+  return true;
+}
+
+/** A run or an exercise check: Python streams the reader's output items as they come. */
+async function runJob({ id, code }, call) {
+  await loadPackagesFor([code]);
+  if (skipIfCancelled(id)) return;
+  postMessage({ type: FROM_PYTHON.RUNNING, id });
+  const began = performance.now();
+  const emit = (item) => postMessage({ type: FROM_PYTHON.ITEM, id, item: JSON.parse(item) });
+  const result = JSON.parse(call(emit));
+  postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began) / 1000 });
+}
+
+const run = (data) => runJob(data, (emit) => session.run(data.code, data.session ?? null, emit, data.figurePrefix ?? "fig"));
+const check = (data) => runJob(data, (emit) => session.check(data.code, data.checks, emit, data.figurePrefix ?? "exercise"));
+
+const CALLER = `
+import importlib, json
+def _pathshala_call(module, name, kwargs):
+    try:
+        value = getattr(importlib.import_module(module), name)(**json.loads(kwargs))
+        return json.dumps({"ok": True, "value": value})
+    except Exception as exc:
+        return json.dumps({"ok": False, "error": type(exc).__name__, "message": str(exc)})
+_pathshala_call
+`;
+let caller = null;
+
+function call({ id, module, function: name, kwargs }) {
+  if (skipIfCancelled(id)) return;
+  caller ??= pyodide.runPython(CALLER);
+  const began = performance.now();
+  const result = JSON.parse(caller(module, name, kwargs));
+  postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began) / 1000 });
+}
+
+let interruptBuffer = null;
+onmessage = async ({ data }) => {
+  if (data.type === TO_PYTHON.INTERRUPT_BUFFER) { interruptBuffer = data.buffer; return; }
+  if (data.type === TO_PYTHON.CANCEL) { cancelled.add(data.id); return; }
+  try {
+    readyPromise ??= start();
+    await readyPromise;
+    if (interruptBuffer) { pyodide.setInterruptBuffer(interruptBuffer); interruptBuffer[0] = 0; }
+    if (data.type === TO_PYTHON.RUN) await run(data);
+    else if (data.type === TO_PYTHON.CHECK) await check(data);
+    else if (data.type === TO_PYTHON.WARM) { await loadPackagesFor(data.codes, data.skip); preimport(data.codes); }
+    else if (data.type === TO_PYTHON.RESET) session.reset();
+    else if (data.type === TO_PYTHON.CALL) call(data);
+  } catch (error) {
+    postMessage({ type: FROM_PYTHON.FATAL, id: data.id, reason: String(error && error.message || error) });
+  }
+  saveSnapshotWhenIdle();
+};

@@ -1,0 +1,72 @@
+// Build-time cell runner: the staged Pyodide under Node.js, driven over stdin/stdout (JSON lines)
+// by py_lessons/plugin/runner.py. Same messages as the reader's worker (assets/protocol.js), same
+// start-up (assets/python-start.js), same py_lessons.runtime: build output and a reader's Run
+// cannot disagree. A job's output items come back inside its "done" message.
+//   node run_cells.mjs DIR                          serve requests
+//   node run_cells.mjs DIR --make-font-cache NAME   write matplotlib's font list to DIR/NAME, exit
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { FROM_PYTHON, TO_PYTHON } from "../assets/protocol.js";
+import { installFonts, readManifest, startRuntime } from "../assets/python-start.js";
+
+const protocolOut = process.stdout;
+console.log = (...args) => console.error(...args); // keep stdout for the protocol alone
+
+const indexDir = path.resolve(process.argv[2]) + path.sep;
+const fontCacheOut = process.argv[3] === "--make-font-cache" ? process.argv[4] : null;
+const staged = {
+  readText: (name) => readFile(indexDir + name, "utf8"),
+  readBytes: async (name) => new Uint8Array(await readFile(indexDir + name)),
+};
+const manifest = await readManifest(staged);
+const { loadPyodide } = await import(pathToFileURL(indexDir + "pyodide.mjs").href);
+const quiet = () => {};
+const pyodide = await loadPyodide({
+  indexURL: indexDir,
+  stdout: (text) => process.stderr.write(text + "\n"),
+  stderr: (text) => process.stderr.write(text + "\n"),
+});
+const session = await startRuntime(pyodide, manifest);
+
+if (fontCacheOut) {
+  await pyodide.loadPackage("matplotlib", { messageCallback: quiet });
+  await installFonts(pyodide, session, { ...manifest, font_cache: null }, staged);
+  await writeFile(indexDir + fontCacheOut, session.build_font_cache());
+  process.exit(0);
+}
+
+let fontsInstalled = false;
+async function loadPackagesFor(code) {
+  await pyodide.loadPackagesFromImports(code, { messageCallback: quiet });
+  if (!fontsInstalled && pyodide.loadedPackages.matplotlib) {
+    await installFonts(pyodide, session, manifest, staged);
+    fontsInstalled = true;
+  }
+}
+
+function reply(message) {
+  protocolOut.write(JSON.stringify(message) + "\n");
+}
+
+reply({ type: FROM_PYTHON.READY, id: 0, version: pyodide.version });
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  const request = JSON.parse(line);
+  if (request.type === TO_PYTHON.RESET) {
+    session.reset();
+    reply({ type: FROM_PYTHON.DONE, id: request.id, result: { ok: true }, seconds: 0 });
+    continue;
+  }
+  await loadPackagesFor(request.code);
+  const items = [];
+  const emit = (item) => items.push(JSON.parse(item));
+  const began = performance.now();
+  const result = request.type === TO_PYTHON.CHECK
+    ? session.check(request.code, request.checks, emit, request.figurePrefix ?? "exercise")
+    : session.run(request.code, request.session ?? null, emit, request.figurePrefix ?? "fig");
+  reply({ type: FROM_PYTHON.DONE, id: request.id, items, result: JSON.parse(result), seconds: (performance.now() - began) / 1000 });
+}

@@ -1,0 +1,174 @@
+"""Moving between lessons with mkdocs-material's instant navigation: one page load and one
+Python worker for the whole visit, sessions that stay on their own page, and runs the reader left
+behind that never block the next page."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.browser import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
+from support.worker_probe import python_workers
+
+pytestmark = pytest.mark.browser
+
+# Set on window before a link is clicked: it survives only if the page was swapped, not reloaded.
+MARK = "() => { window.__samePageLoad = true; }"
+SAME_LOAD = "() => window.__samePageLoad === true"
+
+
+def follow_nav_link(page, path_suffix):
+    """Click the sidebar link whose address ends with path_suffix; wait for the new page's cells.
+    The link may sit in a collapsed section of the sidebar: the click event is dispatched to it
+    directly, which is what the theme's navigation listens for."""
+    swapped_out = page.locator("article").element_handle()
+    page.locator(f'.md-sidebar--primary a.md-nav__link[href$="{path_suffix}"]').first.dispatch_event("click")
+    page.wait_for_url(f"**/{path_suffix}")
+    wait_swapped(page, swapped_out)
+
+
+def wait_swapped(page, old_article):
+    """The address changes before the new content arrives: wait for the old article to go."""
+    page.wait_for_function("(article) => !article.isConnected", arg=old_article)
+    wait_enhanced(page)
+
+
+def test_next_lesson_reuses_the_loaded_python(page, site_url):
+    page.set_viewport_size({"width": 1280, "height": 900})  # the navigation sidebar is visible
+    workers = python_workers(page)
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    assert run_cell(page, "demo-numpy") == "done"
+    page.evaluate(MARK)
+
+    follow_nav_link(page, "lessons/optimization/")
+    assert page.evaluate(SAME_LOAD), "the link reloaded the page instead of swapping it"
+    first = page.locator(".pycell[data-cell-id]").first.get_attribute("data-cell-id")
+    before = output_snapshot(page, first)
+    assert run_cell(page, first) == "done"
+    assert output_snapshot(page, first) == before
+    assert len(workers) == 1, "a second Python worker was started for the next lesson"
+
+    swapped_out = page.locator("article").element_handle()
+    page.go_back()  # the browser's Back button is a swap too, and the old page works again
+    page.wait_for_url("**/demo/")
+    wait_swapped(page, swapped_out)
+    assert page.evaluate(SAME_LOAD)
+    assert run_cell(page, "demo-numpy") == "done"
+    assert len(workers) == 1
+    assert not page.js_errors
+
+
+def test_a_session_name_belongs_to_its_page(page, site_url, built_site):
+    """numerical-stability runs all its cells in session "ns"; the guide has its own "ns" cells.
+    After the lesson's cells ran, the guide's cells still print exactly their build output."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site_url + "/lessons/numerical-stability/")
+    wait_enhanced(page)
+    for cell_id in page.locator(".pycell[data-cell-id]").evaluate_all("cells => cells.map((c) => c.dataset.cellId)")[:3]:
+        assert run_cell(page, cell_id) in ("done", "error")
+    page.evaluate(MARK)
+
+    follow_nav_link(page, "guide/")
+    assert page.evaluate(SAME_LOAD)
+    for cell_id in ("guide-session-first", "guide-session-second"):
+        before = output_snapshot(page, cell_id)
+        assert run_cell(page, cell_id) == "done"
+        assert output_snapshot(page, cell_id) == before, f"{cell_id} saw another page's variables"
+    assert "'total'" in cell(page, "guide-session-second").locator("[data-output]").inner_text()
+
+
+def test_a_runaway_cell_left_behind_does_not_block_the_next_page(page, site_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    assert run_cell(page, "demo-numpy") == "done"
+    replace_code(page, "demo-numpy", "while True:\n    pass")
+    cell(page, "demo-numpy").locator('[data-action="run"]').click()
+    wait_state(page, "demo-numpy", states=("running",))
+    replace_code(page, "demo-streams", "print('queued behind the loop')")
+    cell(page, "demo-streams").locator('[data-action="run"]').click()
+    wait_state(page, "demo-streams", states=("queued",))
+
+    follow_nav_link(page, "lessons/optimization/")
+    first = page.locator(".pycell[data-cell-id]").first.get_attribute("data-cell-id")
+    before = output_snapshot(page, first)
+    assert run_cell(page, first, timeout=30_000) == "done"
+    assert output_snapshot(page, first) == before
+    assert "queued behind the loop" not in page.locator("body").inner_text()
+
+
+def test_a_run_left_while_python_loads_is_skipped_and_the_download_kept(page, site_url):
+    """Run, then leave before Python is ready (seconds on a first visit): the run is cancelled
+    before it starts, and the same worker finishes loading for the next page."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    workers = python_workers(page)
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-numpy", "print('left behind')")
+    cell(page, "demo-numpy").locator('[data-action="run"]').click()
+    follow_nav_link(page, "lessons/optimization/")
+    first = page.locator(".pycell[data-cell-id]").first.get_attribute("data-cell-id")
+    before = output_snapshot(page, first)
+    assert run_cell(page, first) == "done"
+    assert output_snapshot(page, first) == before
+    assert len(workers) == 1, "the loading worker was thrown away"
+    assert not page.js_errors
+
+
+ENHANCED = """() => [...document.querySelectorAll('[data-enhanced]')]
+    .map((el) => `${el.dataset.component || 'cell'}:${el.dataset.id || el.dataset.cellId || ''}`).sort()"""
+
+
+def test_a_swapped_in_page_gets_every_component_a_loaded_page_gets(page, site_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site_url + "/guide/")
+    wait_enhanced(page)
+    page.wait_for_selector('[data-component="exercise"][data-enhanced]')  # loaded on demand
+    loaded = page.evaluate(ENHANCED)
+    assert len(loaded) > 10
+
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    page.evaluate(MARK)
+    follow_nav_link(page, "guide/")
+    assert page.evaluate(SAME_LOAD)
+    page.wait_for_selector('[data-component="exercise"][data-enhanced]')
+    assert page.evaluate(ENHANCED) == loaded
+    # and they work: an answer is checked, an exercise's solution passes its checks in Python
+    mcq = page.locator('[data-component="mcq"][data-id="guide-mcq"]')
+    mcq.locator('input[type="radio"]').nth(int(mcq.get_attribute("data-answer"))).check()
+    mcq.locator('[data-action="check"]').click()
+    assert mcq.get_attribute("data-state") == "correct"
+    exercise = page.locator('[data-component="exercise"][data-id="guide-ex-lr"]')
+    editor = exercise.locator(".pycell").get_attribute("data-cell-id")
+    replace_code(page, editor, "w = 4.0\nlr = 0.5\nw = w - lr * 2 * w\nprint(w)\n")
+    exercise.locator('[data-action="check"]').click()
+    page.wait_for_function("(el) => ['passed', 'failed', 'idle'].includes(el.dataset.state)",
+                           arg=exercise.element_handle(), timeout=90_000)
+    assert exercise.get_attribute("data-state") == "passed"
+    assert not page.js_errors
+
+
+def test_a_link_under_the_pointer_is_fetched_before_the_click(page, site_url):
+    page.goto(site_url + "/lessons/optimization/")
+    wait_enhanced(page)
+    with page.expect_request(lambda request: request.url.endswith("/lessons/numerical-stability/")):
+        page.locator("a.md-footer__link--next").hover()
+
+
+def test_instant_navigation_works_from_a_sub_path(browser, course_server):
+    """The sitemap the theme needs is answered with this host's addresses (no site_url)."""
+    _, course = course_server
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(course + "/lessons/optimization/")
+    wait_enhanced(page)
+    page.evaluate(MARK)
+    swapped_out = page.locator("article").element_handle()
+    page.locator("a.md-footer__link--next").click()  # the "next lesson" link at the page's foot
+    page.wait_for_url(course + "/lessons/numerical-stability/")
+    wait_swapped(page, swapped_out)
+    assert page.evaluate(SAME_LOAD)
+    first = page.locator(".pycell[data-cell-id]").first.get_attribute("data-cell-id")
+    assert run_cell(page, first) == "done"
+    context.close()

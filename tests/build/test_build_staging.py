@@ -1,0 +1,129 @@
+"""Staging the Pyodide distribution: closure, lock trimming, hash checks, our runtime wheel."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from pyodide_lock import PyodideLockSpec
+
+from py_lessons.plugin import dependencies, staging
+from py_lessons.plugin.runtime_wheel import build_runtime_wheel, runtime_sources
+from support.site import ROOT
+
+NODE_MODULES = dependencies.node_modules()   # the plugin's own npm packages (installed once)
+NPM_PYODIDE = NODE_MODULES / "pyodide"
+CARRIER = dependencies.wheel_carrier()        # the hash-pinned wheel carrier (downloaded once)
+
+
+@pytest.fixture(scope="module")
+def official_lock() -> PyodideLockSpec:
+    return PyodideLockSpec.from_json(NPM_PYODIDE / "pyodide-lock.json")
+
+
+def test_closure_follows_the_locks_depends(official_lock):
+    closure = staging.dependency_closure(official_lock, ["matplotlib"])
+    assert "numpy" in closure and "matplotlib" in closure
+    for name in closure:  # closed: every dependency of a member is a member
+        assert set(official_lock.packages[name].depends) <= set(closure)
+    assert "scipy" not in closure and "pandas" not in closure
+    assert staging.dependency_closure(official_lock, ["numpy"]) == ["numpy"]
+
+
+def test_unknown_package_is_an_error(official_lock):
+    with pytest.raises(staging.StagingError, match="not in the Pyodide lock"):
+        staging.dependency_closure(official_lock, ["tensorflow"])
+
+
+def test_trim_keeps_only_the_named_packages(official_lock):
+    trimmed = staging.trim_lock(official_lock, ["numpy"])
+    assert list(trimmed.packages) == ["numpy"]
+    assert trimmed.info == official_lock.info
+    assert len(official_lock.packages) > 100  # the original is untouched
+
+
+def test_runtime_wheel_is_reproducible_and_holds_only_the_runtime(tmp_path):
+    first = build_runtime_wheel(tmp_path / "a")
+    second = build_runtime_wheel(tmp_path / "b")
+    assert first.read_bytes() == second.read_bytes()
+    names = zipfile.ZipFile(first).namelist()
+    assert all(n.startswith(("py_lessons/runtime/", "py_lessons/__init__.py", "py_lessons-")) for n in names)
+    assert {name for name, _ in runtime_sources()} <= set(names)
+    assert not any("build/" in n for n in names)
+
+
+def _fonts():
+    from py_lessons.plugin.vendor import plot_fonts
+
+    return plot_fonts(NODE_MODULES)
+
+
+def test_stage_numpy_only_trims_lock_and_matches_hashes(tmp_path, official_lock):
+    source = staging.resolve_source(None, NPM_PYODIDE, lambda: CARRIER)
+    staged = staging.stage(source, ["numpy"], tmp_path, _fonts())
+    lock = json.loads((staged.path / "pyodide-lock.json").read_text())
+    assert sorted(lock["packages"]) == ["numpy", "py-lessons"]
+    for name, entry in lock["packages"].items():
+        data = (staged.path / entry["file_name"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"]
+    assert lock["packages"]["numpy"]["sha256"] == official_lock.packages["numpy"].sha256
+    for core in staging.CORE_FILES:
+        assert (staged.path / core).read_bytes() == (NPM_PYODIDE / core).read_bytes()
+    assert not list(staged.path.glob("matplotlib*"))
+    # staging again reuses the finished folder
+    assert staging.stage(source, ["numpy"], tmp_path, _fonts()).path == staged.path
+
+
+def test_a_tampered_wheel_fails_staging(tmp_path):
+    tampered = tmp_path / "carrier.whl"
+    name = staging.WHEEL_ARCHIVE_PREFIX + PyodideLockSpec.from_json(NPM_PYODIDE / "pyodide-lock.json").packages["numpy"].file_name
+    with zipfile.ZipFile(CARRIER) as src, zipfile.ZipFile(tampered, "w") as dst:
+        dst.writestr(name, src.read(name) + b"\0")
+    source = staging.resolve_source(None, NPM_PYODIDE, lambda: tampered)
+    with pytest.raises(staging.StagingError, match="differs from the official lock"):
+        staging.stage(source, ["numpy"], tmp_path / "out", _fonts())
+
+
+def test_a_release_folder_wins_and_no_carrier_is_fetched(tmp_path):
+    release = tmp_path / "release"
+    release.mkdir()
+    for name in (*staging.CORE_FILES, "pyodide-lock.json"):
+        shutil.copyfile(NPM_PYODIDE / name, release / name)
+
+    def no_carrier():
+        raise AssertionError("the carrier must not be fetched when a release folder is given")
+
+    source = staging.resolve_source(str(release), NPM_PYODIDE, no_carrier)
+    assert source.core_dir == release and source.wheel_archive is None
+    with pytest.raises(staging.StagingError, match="not in the Pyodide release folder"):
+        source.read_wheel("numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl")
+
+
+def test_missing_carrier_explains_what_to_do(tmp_path):
+    with pytest.raises(staging.StagingError, match="pyodide_release"):
+        staging.resolve_source(None, NPM_PYODIDE, lambda: tmp_path / "absent.whl")
+
+
+def test_the_pins_are_written_once():
+    """The Pyodide version is pinned in the plugin's package.json alone, the wheel carrier in
+    pyodide-carrier.txt alone; nothing else in the project spells either out."""
+    version = json.loads((ROOT / "py_lessons" / "plugin" / "package.json").read_text())["dependencies"]["pyodide"]
+    carrier = dependencies.carrier_pin()
+    assert carrier["name"] and len(carrier["sha"]) == 64
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    allowed = {"py_lessons/plugin/package.json", "py_lessons/plugin/package-lock.json",
+               "py_lessons/plugin/pyodide-carrier.txt", "package-lock.json"}
+    mentions = []
+    for name in tracked:
+        path = ROOT / name
+        if name in allowed or name.startswith("gpu_runs/results/") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        if version in text or carrier["version"] in text or carrier["sha"] in text:
+            mentions.append(name)
+    assert mentions == []

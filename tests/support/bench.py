@@ -1,0 +1,237 @@
+"""Benchmark of the reader's experience; prints JSON (numbers, never pass/fail).
+
+    ./pathshala bench [--repeat 3]
+
+Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
+with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches):
+  first_numpy_output_s   page open -> the demo page's NumPy cell has printed (cold)
+  first_plot_s           the same for the plotting cell (matplotlib loaded on demand)
+  next_lesson_s          after that, click to the next lesson (instant navigation, same worker)
+                         -> its first NumPy cell has printed
+  revisit_s              a new tab on the demo page once the service worker has cached the site
+                         (compiled WebAssembly and scripts come from the browser's code cache)
+  warm rerun             wall time of a Run in the page vs the time Python itself took
+  bytes                  transferred before the first NumPy output (a NumPy-only page), and
+                         before any Run (the page itself)
+  start-up phases        from the worker's performance marks (worker.js), ms after page open
+and the same cells in CPython for ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .local_server import CHROMIUM_ARGS, serve
+from .worker_probe import python_workers, wait_for_mark
+
+ROOT = Path(__file__).resolve().parents[2]
+NUMPY_CELL = "demo-numpy"
+PLOT_CELL = "demo-plot"
+NEXT_LESSON = "lessons/numerical-stability/"  # its first cell uses NumPy only
+
+# Worker start-up marks (worker.js) -> benchmark names.
+PHASES = {"pathshala:start": "worker_started_ms", "pathshala:pyodide-ready": "pyodide_ready_ms",
+          "pathshala:runtime-ready": "runtime_ready_ms", "pathshala:packages-loaded": "numpy_loaded_ms",
+          "pathshala:preimported": "numpy_imported_ms"}
+
+
+def _wait_done(page, cell_id):
+    page.wait_for_function(
+        "id => ['done', 'error'].includes(document.querySelector(`[data-cell-id=\"${id}\"]`).dataset.state)",
+        arg=cell_id, timeout=120_000)
+
+
+def _byte_counter(context):
+    moved = {"bytes": 0}
+
+    def count(request):
+        try:
+            moved["bytes"] += request.sizes()["responseBodySize"]  # as sent: gzip where served so
+        except Exception:  # noqa: BLE001 - a request that failed moved nothing
+            pass
+
+    context.on("requestfinished", count)
+    return moved
+
+
+def _phases(page, worker):
+    """Start-up marks of the Python worker, in ms since the page began loading."""
+    page_origin = page.evaluate("performance.timeOrigin")
+    worker_origin, marks = worker.evaluate(
+        "() => [performance.timeOrigin, performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])]")
+    phases = {}
+    for name, at in marks:
+        if name in PHASES and PHASES[name] not in phases:
+            phases[PHASES[name]] = worker_origin + at - page_origin
+    return phases
+
+
+def _open_demo_and_run(page, url, cell_id, on_loaded=lambda: None):
+    """Open the demo page and Run one cell; seconds from page open to its output.
+    ``on_loaded`` is called once the cell is ready, just before Run is clicked."""
+    began = time.perf_counter()
+    page.goto(url + "/demo/", wait_until="load")
+    page.wait_for_selector(f'[data-cell-id="{cell_id}"][data-enhanced]')
+    on_loaded()
+    page.click(f'[data-cell-id="{cell_id}"] [data-action="run"]')
+    _wait_done(page, cell_id)
+    return time.perf_counter() - began
+
+
+def _cold_run(browser, url, cell_id):
+    context = browser.new_context()  # service workers allowed: a revisit is measured afterwards
+    moved = _byte_counter(context)
+    page = context.new_page()
+    workers = python_workers(page)
+    loaded = {}
+    seconds = _open_demo_and_run(page, url, cell_id, on_loaded=lambda: loaded.setdefault("bytes", moved["bytes"]))
+    out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded["bytes"],
+           "phases": _phases(page, workers[0]) if workers else {}, "worker": workers[0] if workers else None}
+    return out, context, page
+
+
+# Click the sidebar link to the next lesson (the theme swaps the page), then Run its first cell;
+# resolves to ms from the click to that cell's output.
+_NEXT_LESSON = """async (target) => {
+  const began = performance.now();
+  const old = document.querySelector("article");
+  document.querySelector(`.md-sidebar--primary a.md-nav__link[href$="${target}"]`).click();
+  const cell = await new Promise((resolve) => {
+    const look = () => {
+      const found = !old.isConnected && document.querySelector(".pycell[data-enhanced]");
+      found ? resolve(found) : requestAnimationFrame(look);
+    };
+    look();
+  });
+  const swapped = performance.now() - began;
+  await new Promise((resolve) => {
+    new MutationObserver((_, watch) => {
+      if (['done', 'error'].includes(cell.dataset.state)) { watch.disconnect(); resolve(); }
+    }).observe(cell, { attributes: true, attributeFilter: ['data-state'] });
+    cell.querySelector('[data-action="run"]').click();
+  });
+  return [performance.now() - began, swapped, Number(cell.dataset.runMs)];
+}"""
+
+
+def _revisit(context, url, cell_id, first_worker):
+    """A new tab on the demo page, later: once the first visit's service worker has cached the
+    site and its Python worker has saved the start-up snapshot (python-snapshot.js)."""
+    first = context.pages[0]
+    first.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    wait_for_mark(first, first_worker, "pathshala:snapshot-saved")
+    page = context.new_page()
+    workers = python_workers(page)
+    seconds = _open_demo_and_run(page, url, cell_id)
+    controlled = page.evaluate("navigator.serviceWorker.controller !== null")
+    restored = bool(workers) and wait_for_mark(page, workers[0], "pathshala:snapshot-restored", seconds=1)
+    return seconds, controlled, restored, (_phases(page, workers[0]) if workers else {})
+
+
+# Click Run inside the page and resolve when data-state says the run ended: no polling delay.
+_TIMED_RUN = """(id) => new Promise((resolve) => {
+  const cell = document.querySelector(`[data-cell-id="${id}"]`);
+  const began = performance.now();
+  const watch = new MutationObserver(() => {
+    if (['done', 'error'].includes(cell.dataset.state)) { watch.disconnect(); resolve(performance.now() - began); }
+  });
+  watch.observe(cell, { attributes: true, attributeFilter: ['data-state'] });
+  cell.querySelector('[data-action="run"]').click();
+})"""
+
+
+def _warm_rerun(page, cell_id):
+    """(wall ms in the page, ms Python itself ran inside Pyodide) for one Run of a loaded cell."""
+    wall_ms = page.evaluate(_TIMED_RUN, cell_id)
+    inside_ms = float(page.get_attribute(f'[data-cell-id="{cell_id}"]', "data-run-ms"))
+    return wall_ms, inside_ms
+
+
+def _cpython_seconds(site_md: Path, cell_id: str):
+    """The same cell's code timed in this machine's CPython (None when numpy is not installed)."""
+    from py_lessons.plugin.cells import cell_specs
+    from py_lessons.plugin.fences import read_fences
+
+    cells = cell_specs(read_fences(site_md.read_text(encoding="utf-8")), "demo")
+    code = next(c.code for c in cells if c.cell_id == cell_id)
+    script = ("import time,io,contextlib,os\nos.environ['MPLBACKEND']='agg'\n"
+              "t=time.perf_counter()\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+              f"    exec(compile({code!r}, '<cell>', 'exec'), {{'__name__': '__main__'}})\n"
+              "print(time.perf_counter()-t)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    return float(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    site = Path(tempfile.mkdtemp(prefix="pathshala-bench-"))
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)], cwd=ROOT, check=True,
+                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    server, url = serve(site)
+    runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "next_lesson_page_swap_ms": [],
+            "next_lesson_cell_python_ms": [], "revisit_s": [],
+            "bytes_before_first_output": [], "page_bytes_before_run": [],
+            "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
+    phases: dict[str, list[float]] = {}
+    revisits = []
+    phases_revisit: dict[str, list[float]] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        for _ in range(args.repeat):
+            numpy_run, context, page = _cold_run(browser, url, NUMPY_CELL)
+            runs["first_numpy_output_s"].append(numpy_run["seconds"])
+            runs["bytes_before_first_output"].append(numpy_run["bytes_before_output"])
+            runs["page_bytes_before_run"].append(numpy_run["page_bytes_before_run"])
+            for name, ms in numpy_run["phases"].items():
+                phases.setdefault(name, []).append(ms)
+            for _ in range(5):
+                wall, inside = _warm_rerun(page, NUMPY_CELL)
+                runs["warm_rerun_wall_ms"].append(wall)
+                runs["warm_rerun_in_pyodide_ms"].append(inside)
+            page.set_viewport_size({"width": 1280, "height": 900})  # the sidebar with the lessons
+            total_ms, swap_ms, python_ms = page.evaluate(_NEXT_LESSON, NEXT_LESSON)
+            runs["next_lesson_s"].append(total_ms / 1000)
+            runs["next_lesson_page_swap_ms"].append(swap_ms)
+            runs["next_lesson_cell_python_ms"].append(python_ms)
+            seconds, controlled, restored, revisit_phases = _revisit(context, url, NUMPY_CELL, numpy_run["worker"])
+            for name, ms in revisit_phases.items():
+                phases_revisit.setdefault(name, []).append(ms)
+            runs["revisit_s"].append(seconds)
+            revisits.append({"service_worker": controlled, "python_snapshot": restored})
+            context.close()
+            plot_run, context, _ = _cold_run(browser, url, PLOT_CELL)
+            runs["first_plot_s"].append(plot_run["seconds"])
+            context.close()
+        browser.close()
+    server.shutdown()
+    shutil.rmtree(site, ignore_errors=True)
+
+    medians = {key: round(statistics.median(values), 3) for key, values in runs.items()}
+    medians["warm_overhead_ms"] = round(medians["warm_rerun_wall_ms"] - medians["warm_rerun_in_pyodide_ms"], 1)
+    demo = ROOT / "site" / "demo" / "index.md"
+    cpython = {cell: _cpython_seconds(demo, cell) for cell in (NUMPY_CELL, PLOT_CELL)}
+    print(json.dumps({"medians": medians,
+                      "cold_start_phases_ms": {k: round(statistics.median(v)) for k, v in phases.items()},
+                      "revisit_phases_ms": {k: round(statistics.median(v)) for k, v in phases_revisit.items()},
+                      "runs": {k: [round(v, 3) for v in vals] for k, vals in runs.items()},
+                      "revisits_served_by": revisits,
+                      "cpython_seconds": cpython, "repeat": args.repeat, "cpu_count": os.cpu_count(),
+                      "load_average": os.getloadavg()}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Serve a built site on 127.0.0.1 and start Debian's Chromium: shared by the tests and the benchmark."""
+
+from __future__ import annotations
+
+import email.utils
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+
+# Chromium as these machines run it headless: no sandbox as root, and none of its background
+# connections (the network is closed; they would only be refused).
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+]
+
+
+class StaticHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host as the course expects one: the types ES modules, WebAssembly and fonts need,
+    and the build's gzip siblings (NAME.gz, py_lessons/plugin/precompress.py) sent to browsers that
+    accept gzip, like nginx's gzip_static. No access log."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+        ".json": "application/json", ".svg": "image/svg+xml", ".woff2": "font/woff2",
+    }
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
+            path = os.path.join(path, "index.html")
+        packed = path + ".gz"
+        if "gzip" not in self.headers.get("Accept-Encoding", "") or not (os.path.isfile(path) and os.path.isfile(packed)):
+            return super().send_head()
+        stat = os.stat(path)
+        since = self.headers.get("If-Modified-Since")
+        if since:
+            try:
+                if int(stat.st_mtime) <= email.utils.parsedate_to_datetime(since).timestamp():
+                    self.send_response(http.HTTPStatus.NOT_MODIFIED)
+                    self.send_header("Vary", "Accept-Encoding")
+                    self.end_headers()
+                    return None
+            except (TypeError, ValueError, OverflowError):
+                pass
+        body = open(packed, "rb")  # noqa: SIM115 - the base class copies and closes it
+        self.send_response(http.HTTPStatus.OK)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(os.fstat(body.fileno()).st_size))
+        self.send_header("Last-Modified", self.date_time_string(stat.st_mtime))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return body
+
+    def log_message(self, *args):
+        pass
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a browser context closed mid-download (e.g. background caching) is not news
+
+
+def serve(folder: Path) -> tuple[QuietServer, str]:
+    """Serve ``folder`` on a free loopback port in a daemon thread; returns (server, base URL)."""
+    server = QuietServer(("127.0.0.1", 0), functools.partial(StaticHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
