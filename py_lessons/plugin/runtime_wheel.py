@@ -33,7 +33,8 @@ CONTENT_INIT = (b'"""The course\'s own modules (py_lessons.plugin.content), impo
 def runtime_sources(content: dict[str, Path] | None = None) -> list[tuple[str, Path | bytes]]:
     """(archive name, file or bytes) for everything that ships to the browser, in a stable order."""
     files: list[tuple[str, Path | bytes]] = [("py_lessons/__init__.py", PACKAGE_DIR / "__init__.py")]
-    for path in sorted((PACKAGE_DIR / "runtime").rglob("*.py")):
+    runtime = PACKAGE_DIR / "runtime"
+    for path in sorted([*runtime.rglob("*.py"), *runtime.glob("*.json")]):  # the catalogue too
         files.append((f"py_lessons/{path.relative_to(PACKAGE_DIR).as_posix()}", path))
     if content:
         files.append((f"{CONTENT_PACKAGE}/__init__.py", CONTENT_INIT))

@@ -25,6 +25,7 @@ import types
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
+from .catalogue import t
 from .numbers import BN_DIGITS, MINUS, bn_digits, format_number
 
 __all__ = [
@@ -74,22 +75,6 @@ class InputError(ValueError):
     def __init__(self, name: str, message: str):
         super().__init__(message)
         self.name = name
-
-
-# Reader-facing error texts, kept together so they can move into the site's
-# string catalogue without hunting through the code.
-MESSAGES = {
-    "unknown_stepper": "অজানা stepper: “{name}”",
-    "unknown_input": "“{stepper}” stepper-এ “{name}” নামে কোনো input নেই",
-    "not_number": "“{value}” কোনো সংখ্যা নয়",
-    "not_finite": "সসীম একটি সংখ্যা দিন (NaN বা inf চলবে না)",
-    "not_integer": "পূর্ণসংখ্যা দিন, {value} নয়",
-    "too_small": "মান {minimum}-এর কম হতে পারে না (দেওয়া হয়েছে {value})",
-    "too_large": "মান {maximum}-এর বেশি হতে পারে না (দেওয়া হয়েছে {value})",
-    "empty_list": "কমা দিয়ে আলাদা করে অন্তত একটি সংখ্যা দিন",
-    "not_list": "কমা দিয়ে আলাদা করা সংখ্যার তালিকা দিন",
-    "wrapped": "ইনপুট “{label}” ({name}): {message}",
-}
 
 
 # ---------------------------------------------------------------------------
@@ -146,7 +131,7 @@ def stepper(name: str, *, title: str, inputs: list[InputSpec]):
 
 def _to_float(spec: InputSpec, raw) -> float:
     if isinstance(raw, bool):
-        raise InputError(spec.name, MESSAGES["not_number"].format(value=raw))
+        raise InputError(spec.name, t("stepper.input.not_number", value=raw))
     if isinstance(raw, (int, float)):
         value = float(raw)
     elif isinstance(raw, str):
@@ -154,20 +139,20 @@ def _to_float(spec: InputSpec, raw) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise InputError(spec.name, MESSAGES["not_number"].format(value=raw)) from None
+            raise InputError(spec.name, t("stepper.input.not_number", value=raw)) from None
     else:
-        raise InputError(spec.name, MESSAGES["not_number"].format(value=raw))
+        raise InputError(spec.name, t("stepper.input.not_number", value=raw))
     if not math.isfinite(value):
-        raise InputError(spec.name, MESSAGES["not_finite"])
+        raise InputError(spec.name, t("stepper.input.not_finite"))
     return value
 
 
 def _check_bounds(spec: InputSpec, value: float) -> None:
     if spec.minimum is not None and value < spec.minimum:
-        raise InputError(spec.name, MESSAGES["too_small"].format(
+        raise InputError(spec.name, t("stepper.input.too_small", 
             minimum=fmt(spec.minimum, 6), value=fmt(value, 6)))
     if spec.maximum is not None and value > spec.maximum:
-        raise InputError(spec.name, MESSAGES["too_large"].format(
+        raise InputError(spec.name, t("stepper.input.too_large", 
             maximum=fmt(spec.maximum, 6), value=fmt(value, 6)))
 
 
@@ -178,9 +163,9 @@ def _convert(spec: InputSpec, raw):
         elif isinstance(raw, (list, tuple)):
             parts = list(raw)
         else:
-            raise InputError(spec.name, MESSAGES["not_list"])
+            raise InputError(spec.name, t("stepper.input.not_list"))
         if not parts:
-            raise InputError(spec.name, MESSAGES["empty_list"])
+            raise InputError(spec.name, t("stepper.input.empty_list"))
         values = [_to_float(spec, p) for p in parts]
         for v in values:
             _check_bounds(spec, v)
@@ -188,7 +173,7 @@ def _convert(spec: InputSpec, raw):
     value = _to_float(spec, raw)
     if spec.kind == "int":
         if not value.is_integer():
-            raise InputError(spec.name, MESSAGES["not_integer"].format(value=fmt(value, 6)))
+            raise InputError(spec.name, t("stepper.input.not_integer", value=fmt(value, 6)))
         value = int(value)
     _check_bounds(spec, value)
     return value
@@ -215,7 +200,7 @@ def _lookup(name: str) -> StepperDef:
     try:
         return STEPPERS[name]
     except KeyError:
-        raise ValueError(MESSAGES["unknown_stepper"].format(name=name)) from None
+        raise ValueError(t("stepper.input.unknown_stepper", name=name)) from None
 
 
 def run_stepper(name: str, **inputs) -> dict:
@@ -224,7 +209,7 @@ def run_stepper(name: str, **inputs) -> dict:
     specs = {spec.name: spec for spec in defn.inputs}
     for key in inputs:
         if key not in specs:
-            raise ValueError(MESSAGES["unknown_input"].format(stepper=name, name=key))
+            raise ValueError(t("stepper.input.unknown_input", stepper=name, name=key))
     values = {}
     try:
         for spec in defn.inputs:
@@ -234,7 +219,7 @@ def run_stepper(name: str, **inputs) -> dict:
     except InputError as exc:
         spec = specs.get(exc.name)
         label = spec.label if spec else exc.name
-        raise InputError(exc.name, MESSAGES["wrapped"].format(
+        raise InputError(exc.name, t("stepper.input.wrapped", 
             label=label, name=exc.name, message=str(exc))) from None
     return {
         "name": defn.name,

@@ -23,7 +23,7 @@ def open_guide(page, site_url):
 
 
 def namespace(built_site):
-    text = (built_site / "assets" / "pathshala" / "components" / "site.js").read_text(encoding="utf-8")
+    text = (built_site / "assets" / "pathshala" / "site.js").read_text(encoding="utf-8")
     return re.search(r'storageNamespace = "([^"]+)"', text)[1]
 
 

@@ -92,7 +92,7 @@ def test_exercise_fail_hints_solution_pass_and_persist(page, site_url):
 def test_exercise_solution_on_request_and_corrupt_storage(page, site_url, built_site):
     import re
     ns = re.search(r'storageNamespace = "([^"]+)"',
-                   (built_site / "assets/pathshala/components/site.js").read_text(encoding="utf-8"))[1]
+                   (built_site / "assets/pathshala/site.js").read_text(encoding="utf-8"))[1]
     page.add_init_script(f"localStorage.setItem({(ns + ':exercise:/guide/:guide-ex-lr')!r}, '{{broken');")
     open_guide(page, site_url)
     ex = comp(page, "exercise", "guide-ex-lr")

@@ -65,6 +65,7 @@ def other_site(tmp_path_factory):
           - search
           - py_lessons:
               packages: [numpy]
+              pyodide_url: runtime/python   # not the default: the page finds it from the config
         """), encoding="utf-8")
     done = build_site(root / "out", config)
     assert done.returncode == 0, done.stderr[-4000:]
@@ -79,6 +80,7 @@ def test_another_sites_cell_runs_in_chromium_as_built(browser, other_site):
     html = (site / "index.html").read_text(encoding="utf-8")
     assert "assets/pathshala/cells.js" in html and "assets/pathshala/cells.css" in html  # added by the plugin
     assert not (site / "steppers.py").exists()  # a build input, not a page of the site
+    assert (site / "runtime" / "python" / "pyodide.asm.wasm").is_file() and not (site / "pyodide").exists()
     context = browser.new_context(service_workers="block")
     page = context.new_page()
     errors = []

@@ -7,7 +7,6 @@ import subprocess
 import json
 import shutil
 import zipfile
-from pathlib import Path
 
 import pytest
 from pyodide_lock import PyodideLockSpec
