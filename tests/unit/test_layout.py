@@ -55,3 +55,13 @@ def test_the_browser_runtime_is_standard_library_only_at_import():
             " and n.split('.')[0] != 'py_lessons'))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_every_test_module_is_collected():
+    """pytest skips some folder names (build, dist, venv...) by default: no test file may be
+    silently left out of `./pathshala test`."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                          cwd=ROOT, capture_output=True, text=True)
+    collected = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    on_disk = {str(path.relative_to(ROOT)) for path in (ROOT / "tests").rglob("test_*.py")}
+    assert on_disk - collected == set()
