@@ -45,10 +45,15 @@ class Result:
         self.tables[key] = {"title": title, "columns": cols, "rows": rows}
 
     def add_series(self, key: str, title: str, x: list, lines: dict[str, list], *, x_label: str,
-                   y_label: str, log_y: bool = False, y_clip: float | None = None) -> None:
+                   y_label: str, log_y: bool = False, y_clip: float | None = None,
+                   bands: dict[str, tuple[list, list]] | None = None) -> None:
+        """*bands*: optional ``{label: (low, high)}``, a shaded range around a line (e.g. min-max over seeds)."""
+        bands = bands or {}
         self.series[key] = {
             "title": title, "x_label": x_label, "y_label": y_label, "log_y": log_y, "y_clip": y_clip,
-            "x": list(x), "lines": [{"label": k, "values": list(v)} for k, v in lines.items()],
+            "x": list(x), "lines": [{"label": k, "values": list(v)} |
+                                    ({"band": {"low": list(bands[k][0]), "high": list(bands[k][1])}}
+                                     if k in bands else {}) for k, v in lines.items()],
         }
 
     def model(self, role: str, name: str, *, stand_in: str | None = None, source: str = "",
@@ -69,6 +74,13 @@ class Context:
     model_id: str | None = None
     progress: Any = None        # rich Progress or None
     result: Result = field(default_factory=Result)
+    # models trained/fine-tuned/loaded for this run -> provenance.stand_ins (gpu_runs.standins.provenance_entry)
+    stand_ins: list = field(default_factory=list)
+
+    def record_stand_in(self, entry: dict) -> None:
+        """Note a model the run used (once per role and name)."""
+        if not any(e["role"] == entry["role"] and e["name"] == entry["name"] for e in self.stand_ins):
+            self.stand_ins.append(entry)
 
     @property
     def cache(self) -> Path:

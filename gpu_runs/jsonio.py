@@ -15,6 +15,28 @@ from typing import Any
 
 NONFINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
+# One result file per experiment and device, side by side, so a CUDA run never
+# replaces the CPU results: <name>.json (cpu, the path pages have always used)
+# and <name>.cuda.json.
+DEVICES = ("cpu", "cuda")
+
+
+def result_filename(name: str, device: str = "cpu") -> str:
+    if device not in DEVICES:
+        raise ValueError(f"unknown device {device!r} (known: {', '.join(DEVICES)})")
+    return f"{name}.json" if device == "cpu" else f"{name}.{device}.json"
+
+
+def parse_result_filename(filename: str) -> tuple[str, str] | None:
+    """``("lowbit_llm", "cuda")`` for ``lowbit_llm.cuda.json``; None for other files."""
+    if not filename.endswith(".json"):
+        return None
+    stem = filename[:-len(".json")]
+    name, _, device = stem.partition(".")
+    if not device:
+        return name, "cpu"
+    return (name, device) if device in DEVICES and device != "cpu" else None
+
 
 def encode(value: Any) -> Any:
     """Return a copy of *value* that json.dumps(allow_nan=False) accepts."""
@@ -66,6 +88,12 @@ def validate(raw_doc: dict, *, where: str = "run") -> None:
     """Validate an *encoded* document (as stored on disk) against the schema."""
     import jsonschema
 
+    from gpu_runs import SCHEMA_VERSION
+
+    found = raw_doc.get("schema_version") if isinstance(raw_doc, dict) else None
+    if isinstance(found, int) and found < SCHEMA_VERSION:
+        raise ValueError(f"{where}: written with schema version {found}, this code reads {SCHEMA_VERSION}; "
+                         "run `python -m gpu_runs migrate` (adds the new fields as null) or re-run it")
     validator = jsonschema.Draft202012Validator(load_schema())
     errors = sorted(validator.iter_errors(raw_doc), key=lambda e: list(e.path))
     if errors:

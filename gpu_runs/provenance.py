@@ -17,7 +17,7 @@ RELEVANT_FLAGS = (
     "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_int8", "amx_bf16",
 )
 
-PACKAGES = ("torch", "transformers", "tokenizers", "bitsandbytes", "torchao", "numpy")
+PACKAGES = ("torch", "transformers", "tokenizers", "accelerate", "safetensors", "bitsandbytes", "torchao", "numpy")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +62,56 @@ def cpu_info() -> dict:
         "flags": [f for f in RELEVANT_FLAGS if f in flags],
         "torch_cpu_capability": capability,
     }
+
+
+def cuda_info(device: str) -> dict:
+    """CUDA facts for provenance.device: all None unless the run used CUDA."""
+    info = {"cuda_version": None, "cuda_driver_version": None, "gpu_name": None, "gpu_compute_capability": None}
+    if device != "cuda":
+        return info
+    import torch
+
+    info["cuda_version"] = torch.version.cuda
+    info["gpu_name"] = torch.cuda.get_device_name(0)
+    major, minor = torch.cuda.get_device_capability(0)
+    info["gpu_compute_capability"] = f"{major}.{minor}"
+    info["cuda_driver_version"] = _nvidia_driver()
+    return info
+
+
+def _nvidia_driver() -> str | None:
+    """The NVIDIA driver version (nvidia-smi), else the CUDA driver API version torch sees."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader", "-i", "0"],
+                             capture_output=True, text=True, timeout=20)
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip().splitlines()[0]
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    try:
+        import torch
+
+        version = int(torch._C._cuda_getDriverVersion())   # e.g. 13000 for CUDA 13.0
+        return f"CUDA driver API {version // 1000}.{version % 1000 // 10}"
+    except Exception:  # noqa: BLE001 - private API, best effort
+        return None
+
+
+def public_arg(arg: str) -> str:
+    """An argv entry as stored: an absolute local path loses the machine-specific part."""
+    if not arg.startswith("/") and not arg.startswith("~"):
+        if arg.startswith("--") and "=" in arg:
+            key, value = arg.split("=", 1)
+            return f"{key}={public_arg(value)}"
+        return arg
+    path = Path(arg).expanduser()
+    for base, label in ((REPO_ROOT, ""), (Path.home(), "~/")):
+        try:
+            rel = path.resolve().relative_to(base.resolve())
+            return f"{label}{rel}" if str(rel) != "." else (label.rstrip("/") or ".")
+        except (ValueError, OSError):
+            continue
+    return f"<local>/{path.name}"
 
 
 def _git(*args: str) -> str | None:

@@ -10,9 +10,18 @@ class Experiment:
     name: str
     lesson: str         # the lesson's slug: its page is site/lessons/<slug>/index.md
     title: str
-    devices: str        # what it can use
-    expected: str       # full-run duration on the 2-core reference machine
+    devices: str        # what it can use, in words (`list` shows it)
+    expected: str       # full-run duration on a 2-core project machine (AMD EPYC, 1 thread)
     suite: str          # a suite of `python -m gpu_runs bench`, named by lesson slug
+    uses_cuda: bool = False  # False: runs (and is labelled) on the CPU even when CUDA is present
+
+    def device_for(self, requested: str, cuda_available: bool) -> str | None:
+        """The device this experiment runs on for --device `requested`; None: it cannot honour it."""
+        if requested == "cpu":
+            return "cpu"
+        if requested == "cuda":
+            return "cuda" if (self.uses_cuda and cuda_available) else None
+        return "cuda" if (self.uses_cuda and cuda_available) else "cpu"
 
     def module(self):
         return importlib.import_module(f"gpu_runs.experiments.{self.name}")
@@ -24,18 +33,18 @@ SMALLER = "smaller-models"
 
 EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in [
     Experiment("grad_norms", VANISHING, "Per-layer gradient norms, 30 hidden layers", "cpu", "<1 s", VANISHING),
-    Experiment("train_deep", VANISHING, "40-layer plain vs residual vs pre-norm MLP", "cpu", "~15 s", VANISHING),
-    Experiment("explode", VANISHING, "Exploding 16-layer ReLU MLP, value vs norm clipping", "cpu", "~6 s", VANISHING),
+    Experiment("train_deep", VANISHING, "40-layer plain vs residual vs pre-norm MLP, 3 seeds", "cpu", "~30 s", VANISHING),
+    Experiment("explode", VANISHING, "Exploding 16-layer ReLU MLP, value vs norm clipping, 3 seeds", "cpu", "~8 s", VANISHING),
     Experiment("clip_api", VANISHING, "clip_grad_norm_/clip_grad_value_ return values and errors", "cpu", "<1 s",
                VANISHING),
-    Experiment("mixed_precision", STABILITY, "fp32 vs bf16 autocast; fp16 underflow and loss scaling",
-               "cpu; cuda adds fp16+GradScaler", "~12 s", STABILITY),
+    Experiment("mixed_precision", STABILITY, "fp32 vs bf16 vs fp16+GradScaler on one device; fp16 underflow and loss scaling",
+               "cpu or cuda", "~30 s", STABILITY, uses_cuda=True),
     Experiment("int8_dynamic", SMALLER, "Dynamic int8 of the review classifier (torch.ao, torchao)", "cpu",
-               "~40 s (+ teacher training once, ~4-6 min)", SMALLER),
+               "~60 s (+ teacher training once, ~3-4 min)", SMALLER),
     Experiment("lowbit_llm", SMALLER, "Causal LM in bf16, bitsandbytes 8-bit and NF4",
-               "cpu or cuda (bitsandbytes backend)", "~40 s (+ LM training once, ~2 min)", SMALLER),
-    Experiment("distill", SMALLER, "Teacher -> BiGRU student, hard labels vs KD, 3 seeds", "cpu",
-               "~3 min (+ teacher training once)", SMALLER),
+               "cpu or cuda (bitsandbytes backend)", "~50 s (+ LM training once, ~1-2 min)", SMALLER, uses_cuda=True),
+    Experiment("distill", SMALLER, "Teacher -> BiGRU student, hard labels vs KD (+ equal-steps control), 3 seeds",
+               "cpu", "~3 min (+ teacher training once)", SMALLER),
     Experiment("prune", SMALLER, "Magnitude and FFN-neuron pruning of the teacher, timings", "cpu",
                "~30 s (+ teacher training once)", SMALLER),
 ]}

@@ -35,14 +35,16 @@ def make_progress():
 
 
 def device_info(device: str, requested: str) -> dict:
+    """provenance.device of a run on `device` (this experiment's resolved device, not the request)."""
     import torch
 
     info = {"requested": requested, "used": device, "cuda_available": bool(torch.cuda.is_available())}
+    cuda = provenance.cuda_info(device)
     if device == "cuda":
-        info["name"] = torch.cuda.get_device_name(0)
+        info["name"] = cuda["gpu_name"]
     else:
         info["name"] = "CPU: " + provenance.cpu_info()["model"]
-    return info
+    return info | cuda
 
 
 def run_experiment(name: str, *, device: str, requested: str, quick: bool, seeds: list[int] | None,
@@ -85,6 +87,7 @@ def run_experiment(name: str, *, device: str, requested: str, quick: bool, seeds
             "threads": torch.get_num_threads(),
             "seeds": seeds,
             "warnings": captured.as_list(),
+            "stand_ins": ctx.stand_ins,
         },
         "config": res.config,
         "models": res.models,
@@ -98,8 +101,8 @@ def run_experiment(name: str, *, device: str, requested: str, quick: bool, seeds
     raw = jsonio.encode(doc)
     jsonio.validate(raw, where=f"{name} (about to be written)")
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{name}.json"
-    tmp = path.with_suffix(".json.part")
+    path = out_dir / jsonio.result_filename(name, device)   # a CUDA run never replaces the CPU file
+    tmp = path.with_name(path.name + ".part")
     tmp.write_text(jsonio.dumps(doc), encoding="utf-8")
     os.replace(tmp, path)
     return path

@@ -6,6 +6,8 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -48,15 +50,101 @@ def state_dict_mib(model: torch.nn.Module) -> float:
     return buf.getbuffer().nbytes / 2**20
 
 
-def median_time(fn, repeats: int, warmup: int = 1) -> float:
+MIN_REPEATS = 5   # full runs time every variant at least this often
+
+
+@dataclass
+class Timing:
+    """Seconds per call of one timed variant, one entry per repeat."""
+
+    runs: list[float]
+
+    @property
+    def median(self) -> float:
+        return float(statistics.median(self.runs))
+
+    @property
+    def min(self) -> float:
+        return float(min(self.runs))
+
+    @property
+    def max(self) -> float:
+        return float(max(self.runs))
+
+    @property
+    def iqr(self) -> tuple[float, float]:
+        if len(self.runs) < 2:
+            return self.runs[0], self.runs[0]
+        q = statistics.quantiles(self.runs, n=4, method="inclusive")
+        return float(q[0]), float(q[2])
+
+    def scaled(self, factor: float) -> Timing:
+        return Timing([r * factor for r in self.runs])
+
+    def fields(self, name: str, factor: float = 1.0) -> dict:
+        """``{name: median, name_min, name_max, name_runs}`` (times multiplied by *factor*, e.g. 1000 for ms)."""
+        t = self.scaled(factor)
+        return {name: t.median, f"{name}_min": t.min, f"{name}_max": t.max,
+                f"{name}_runs": repr([round(r, 6) for r in t.runs])}
+
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def time_interleaved(fns: dict[str, Callable[[], object]], *, repeats: int = MIN_REPEATS, warmup: int = 1,
+                     device: str = "cpu", per_call: float = 1.0) -> dict[str, Timing]:
+    """Time several variants fairly; the one timing helper of gpu_runs.
+
+    Every function is first called *warmup* times untimed.  Then *repeats*
+    rounds follow; each round calls every function once, in an order rotated
+    by one place per round (A B, B A, A B ... for two variants), so slow
+    phases of a shared machine hit all variants alike.  On CUDA the device is
+    synchronised before the clock starts and before it stops.  Returns
+    seconds per call divided by *per_call* (e.g. the number of examples a
+    call processes), one value per round, as a :class:`Timing` per name.
+    """
+    names = list(fns)
     for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        for name in names:
+            fns[name]()
+    _sync(device)
+    runs: dict[str, list[float]] = {n: [] for n in names}
+    for r in range(repeats):
+        k = r % len(names)
+        for name in names[k:] + names[:k]:
+            _sync(device)
+            t0 = time.perf_counter()
+            fns[name]()
+            _sync(device)
+            runs[name].append((time.perf_counter() - t0) / per_call)
+    return {n: Timing(v) for n, v in runs.items()}
+
+
+def faster(a: Timing, b: Timing) -> bool | str:
+    """Is *a* faster than *b*?  True / False when their min-max ranges do not
+    overlap, ``"about_equal"`` when they do (the difference is within the noise)."""
+    if a.max < b.min:
+        return True
+    if a.min > b.max:
+        return False
+    return "about_equal"
+
+
+def median_range(values: list[float]) -> tuple[float, float, float]:
+    """(median, min, max) over seeds.  A non-finite value (a diverged run) ranks
+    above every finite one, so it can become the median or the max."""
+    def rank(v):
+        return (0, v) if math.isfinite(v) else (1, 0.0)
+    vals = sorted((float(v) for v in values), key=rank)
+    n = len(vals)
+    if n % 2:
+        mid = vals[n // 2]
+    else:
+        lo, hi = vals[n // 2 - 1], vals[n // 2]
+        mid = (lo + hi) / 2 if math.isfinite(lo) and math.isfinite(hi) else hi
+    return mid, vals[0], vals[-1]
 
 
 def ln(x: float) -> float:

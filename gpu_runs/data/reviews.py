@@ -11,6 +11,7 @@ but not clean, so a classifier lands well below a perfect score.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 LABELS = ["নেতিবাচক", "মিশ্র", "ইতিবাচক"]
@@ -118,12 +119,34 @@ def make_review(rng: random.Random, label_noise: float = 0.07) -> Review:
     return Review(text, label, score)
 
 
-def make_corpus(seed: int = 59, n_train: int = 7510, n_val: int = 1056, n_test: int = 2143) -> dict:
-    """Splits sized like the seed lesson's (train 7,510 / validation 1,056 / test 2,143)."""
+def text_key(text: str) -> str:
+    """A review reduced to its words: punctuation, emoji and spacing dropped.  Two reviews with
+    the same key say the same thing word for word; the splits never share a key."""
+    return " ".join(_PUNCT.sub(" ", text).split())
+
+
+_PUNCT = re.compile(r"[।!?.,…\"'“”‘’()\-]|[\U0001F300-\U0001FAFF\u2600-\u27BF]")
+
+
+def make_corpus(seed: int = 59, n_train: int = 7510, n_val: int = 1056, n_test: int = 2143,
+                exclude: set[str] | frozenset[str] = frozenset()) -> dict:
+    """Splits sized like the seed lesson's (train 7,510 / validation 1,056 / test 2,143).
+
+    No leakage: a validation review never repeats a training review word for
+    word (same :func:`text_key`), and a test review repeats neither; a review
+    whose key is in *exclude* is never produced.  A rejected review is simply
+    replaced by the next one the generator makes, so the sizes stay exact.
+    """
     rng = random.Random(seed)
     out = {}
+    banned = set(exclude)
     for name, n in (("train", n_train), ("val", n_val), ("test", n_test)):
-        items = [make_review(rng) for _ in range(n)]
+        items: list[Review] = []
+        while len(items) < n:
+            r = make_review(rng)
+            if text_key(r.text) not in banned:
+                items.append(r)
+        banned |= {text_key(r.text) for r in items}
         out[name] = {"text": [r.text for r in items], "label": [r.label for r in items]}
     return out
 

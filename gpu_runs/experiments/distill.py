@@ -11,20 +11,32 @@ import copy
 import torch
 import torch.nn.functional as F
 
-from gpu_runs.experiments.int8_dynamic import timings
+from gpu_runs.experiments.int8_dynamic import TIMING_NOTE
 from gpu_runs.models import teacher as teacher_mod
 from gpu_runs.models.student import BiGRUStudent
-from gpu_runs.util import fnum, macro_f1, mean_sd, seed_everything, state_dict_mib
+from gpu_runs.util import (
+    MIN_REPEATS,
+    faster,
+    fnum,
+    macro_f1,
+    mean_sd,
+    seed_everything,
+    state_dict_mib,
+    time_interleaved,
+)
 from py_lessons.runtime.numbers import format_number
 
 DEFAULT_SEEDS = [0, 1, 2]
 ALPHA = 0.5
-SETTINGS = [  # key, Bangla label, labels used (None = all), temperature (None = hard labels only)
-    ("hard", "শুধু hard label", None, None),
-    ("kd_t2", "KD, T = 2", None, 2.0),
-    ("kd_t4", "KD, T = 4", None, 4.0),
-    ("hard_1000", "শুধু hard label ({n} label)", 1000, None),
-    ("kd_t2_1000", "KD, T = 2 ({n} label, soft target সবগুলোতে)", 1000, 2.0),
+SETTINGS = [  # key, Bangla label, labels used (None = all), temperature (None = hard labels only),
+    #            train for as many optimiser steps as this setting (None = cfg["epochs"] epochs of its own data)
+    ("hard", "শুধু hard label", None, None, None),
+    ("kd_t2", "KD, T = 2", None, 2.0, None),
+    ("kd_t4", "KD, T = 4", None, 4.0, None),
+    ("hard_1000", "শুধু hard label ({n} label)", 1000, None, None),
+    ("kd_t2_1000", "KD, T = 2 ({n} label, soft target সবগুলোতে)", 1000, 2.0, None),
+    # control: as many optimiser steps (and validation checks) as the KD student, over the same 1,000 labels
+    ("hard_1000_equal_steps", "শুধু hard label ({n} label, KD-র সমান ধাপ)", 1000, None, "kd_t2_1000"),
 ]
 
 
@@ -60,8 +72,30 @@ def predict(model, tok: _Tok, batch: int = 256) -> torch.Tensor:
     return torch.cat(out)
 
 
-def train_student(setting, seed, tokenizer, tr: _Tok, va: _Tok, y_tr, y_va, t_logits, cfg, ctx):
-    key, _, n_labels, T = setting
+def epoch_batches(use: torch.Tensor, lengths: torch.Tensor, batch: int, gen: torch.Generator) -> list:
+    """One epoch of batches: shuffle, bucket by length inside chunks of 8 batches so padding stays
+    small, then shuffle the batches."""
+    perm = use[torch.randperm(len(use), generator=gen)]
+    chunks = [perm[i:i + 8 * batch] for i in range(0, len(perm), 8 * batch)]
+    batches = []
+    for c in chunks:
+        c = c[torch.argsort(lengths[c])]
+        batches += [c[i:i + batch] for i in range(0, len(c), batch)]
+    return [batches[b] for b in torch.randperm(len(batches), generator=gen).tolist()]
+
+
+def batches_per_epoch(n: int, batch: int) -> int:
+    return sum(-(-min(8 * batch, n - i) // batch) for i in range(0, n, 8 * batch))
+
+
+def train_student(setting, seed, tokenizer, tr: _Tok, va: _Tok, y_tr, y_va, t_logits, cfg, ctx,
+                  steps: int | None = None, eval_every: int | None = None):
+    """Train one student; keep the state with the best validation macro-F1.
+
+    By default: cfg["epochs"] epochs over the examples the setting uses, validated after each.
+    With *steps*: exactly that many optimiser steps (as many epochs as it takes), validated
+    every *eval_every* steps.  Returns (model, best val F1, best check (1-based), steps taken)."""
+    key, _, n_labels, T, _ = setting
     seed_everything(seed)
     model = BiGRUStudent(len(tokenizer), cfg["emb"], cfg["hidden"], pad_id=tokenizer.pad_token_id)
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
@@ -74,28 +108,37 @@ def train_student(setting, seed, tokenizer, tr: _Tok, va: _Tok, y_tr, y_va, t_lo
         has_label[torch.randperm(n, generator=gen)[:n_labels]] = 1.0
     use = torch.arange(n) if T is not None else has_label.nonzero().flatten()
     lengths = tr.mask.sum(1)
-    best = (-1.0, None, 0)
-    for epoch in range(cfg["epochs"]):
+    best = [-1.0, None, 0]
+    checks = 0
+
+    def check():
+        nonlocal checks
+        checks += 1
+        f1 = macro_f1(y_va.numpy(), predict(model, va).argmax(1).numpy(), 3)
+        if f1 > best[0]:
+            best[:] = [f1, copy.deepcopy(model.state_dict()), checks]
         model.train()
-        perm = use[torch.randperm(len(use), generator=gen)]
-        # bucket by length inside chunks so padding stays small, then shuffle the batches
-        chunks = [perm[i:i + 8 * cfg["batch"]] for i in range(0, len(perm), 8 * cfg["batch"])]
-        batches = []
-        for c in chunks:
-            c = c[torch.argsort(lengths[c])]
-            batches += [c[i:i + cfg["batch"]] for i in range(0, len(c), cfg["batch"])]
-        for b in torch.randperm(len(batches), generator=gen).tolist():
-            idx = batches[b]
+
+    step = 0
+    for epoch in range(cfg["epochs"] if steps is None else 10**9):
+        model.train()
+        for idx in epoch_batches(use, lengths, cfg["batch"], gen):
             logits = model(*tr.batch(idx))
             loss = kd_loss(logits, t_logits[idx], y_tr[idx], has_label[idx], T, ALPHA)
             opt.zero_grad()
             loss.backward()
             opt.step()
-        f1 = macro_f1(y_va.numpy(), predict(model, va).argmax(1).numpy(), 3)
-        if f1 > best[0]:
-            best = (f1, copy.deepcopy(model.state_dict()), epoch + 1)
+            step += 1
+            if steps is not None and (step % eval_every == 0 or step == steps):
+                check()
+                if step == steps:
+                    break
+        if steps is None:
+            check()
+        elif step >= steps:
+            break
     model.load_state_dict(best[1])
-    return model, best[0], best[2]
+    return model, best[0], best[2], step
 
 
 def run(ctx) -> None:
@@ -122,27 +165,39 @@ def run(ctx) -> None:
         res.values[f"teacher_train_share_max_prob_over_099_T{int(T)}"] = fnum((p.max(1).values > 0.99).float().mean())
     n_labels_small = 1000 if not ctx.quick else 100
     n_bn = format_number(n_labels_small, ",", bangla=True)  # the site's one number formatter
-    settings = [(k, bn.format(n=n_bn), (n_labels_small if n else None), T) for k, bn, n, T in SETTINGS]
+    settings = [(k, bn.format(n=n_bn), (n_labels_small if n else None), T, like) for k, bn, n, T, like in SETTINGS]
+    n_train = len(y_tr)
+    # optimiser steps of a setting trained for cfg["epochs"] epochs over the examples it uses
+    own_steps = {k: cfg["epochs"] * batches_per_epoch(n_train if (T is not None or n is None) else n, cfg["batch"])
+                 for k, _, n, T, _ in settings}
     rows = []
     student = None
     for setting in settings:
-        scores, epochs_best = [], []
-        for seed in ctx.track(ctx.seeds, f"distill {setting[0]}"):
-            student, _, best_epoch = train_student(setting, seed, tokenizer, tr, va, y_tr, y_va, t_train, cfg, ctx)
-            scores.append(macro_f1(y_te, predict(student, te).argmax(1).numpy(), 3))
-            epochs_best.append(best_epoch)
+        key, label_bn, n_lab, _, like = setting
+        steps = own_steps[like] if like else None
+        eval_every = batches_per_epoch(n_train, cfg["batch"]) if like else None
+        scores, epochs_best, steps_done = [], [], []
+        for seed in ctx.track(ctx.seeds, f"distill {key}"):
+            model_s, _, best_check, n_steps = train_student(setting, seed, tokenizer, tr, va, y_tr, y_va, t_train,
+                                                            cfg, ctx, steps=steps, eval_every=eval_every)
+            scores.append(macro_f1(y_te, predict(model_s, te).argmax(1).numpy(), 3))
+            epochs_best.append(best_check)
+            steps_done.append(n_steps)
+            if key == "kd_t2":
+                student = model_s
         mean, sd = mean_sd(scores)
-        key, label_bn, n_lab, _ = setting
-        rows.append({"setting": label_bn, "labels": n_lab if n_lab else len(y_tr),
+        rows.append({"setting": label_bn, "labels": n_lab if n_lab else n_train, "steps": steps_done[0],
                      "per_seed": ", ".join(f"{s:.4f}" for s in scores), "mean": mean, "sd": sd,
                      "best_epochs": ", ".join(map(str, epochs_best))})
         res.values[f"{key}_mean"] = mean
         res.values[f"{key}_sd"] = sd
         res.values[f"{key}_scores"] = repr(scores)
         res.values[f"{key}_best_epochs"] = repr(epochs_best)
+        res.values[f"{key}_steps"] = steps_done[0]
     res.table("kd_table", "Student test macro-F1 over seeds", [
         ("setting", "Student যা থেকে শেখে", "student learns from"),
         ("labels", "Label", "labels"),
+        ("steps", "Optimiser ধাপ", "optimiser steps"),
         ("per_seed", "Test macro-F1 (প্রতি seed)", "test macro-F1 per seed"),
         ("mean", "গড়", "mean", ".4f"),
         ("sd", "SD", "SD", ".4f"),
@@ -151,57 +206,86 @@ def run(ctx) -> None:
     res.values["kd_t2_minus_hard"] = res.values["kd_t2_mean"] - res.values["hard_mean"]
     res.values["kd_t4_minus_hard"] = res.values["kd_t4_mean"] - res.values["hard_mean"]
     res.values["low_label_gain"] = res.values["kd_t2_1000_mean"] - res.values["hard_1000_mean"]
-    # size and speed of the last student against the teacher, measured the same way
-    n_single, repeats = (20, 1) if ctx.quick else (200, 3)
+    res.values["low_label_gain_equal_steps"] = (res.values["kd_t2_1000_mean"]
+                                                - res.values["hard_1000_equal_steps_mean"])
+    res.values["equal_steps_minus_hard_1000"] = (res.values["hard_1000_equal_steps_mean"]
+                                                 - res.values["hard_1000_mean"])
+    res.notes.append("Optimiser steps differ between settings trained for the same number of epochs: "
+                     f"{cfg['epochs']} epochs over {n_labels_small} labelled reviews are "
+                     f"{res.values['hard_1000_steps']} steps, over all {n_train} reviews (KD uses soft targets on "
+                     f"every one) {res.values['kd_t2_1000_steps']}.  hard_1000_equal_steps is the control: hard "
+                     f"labels on the same {n_labels_small} reviews for {res.values['hard_1000_equal_steps_steps']} "
+                     "steps, validated every epoch-equivalent of the KD run (best_epochs counts those checks).")
+    # size and speed of a KD student against the teacher, measured the same way, interleaved
+    n_single, repeats = (20, 2) if ctx.quick else (200, MIN_REPEATS)
+    res.config.update(batch1_examples=n_single, repeats=repeats,
+                      timing="gpu_runs.util.time_interleaved: warm-up, teacher/student interleaved in rotating "
+                             "order, median over rounds with min/max")
+    times = _cost_timings(model, student, tokenizer, data["test"]["text"], max_len, n_single, repeats, ctx.device)
     cost_rows = []
-    for label, m in (("teacher", model), ("student (BiGRU)", student)):
-        if label == "teacher":
-            t = timings(m, tokenizer, data["test"]["text"], max_len, n_single, repeats)
-        else:
-            t = _student_timings(m, tokenizer, data["test"]["text"], max_len, n_single, repeats)
+    for label, k, m in (("teacher", "teacher", model), ("student (BiGRU)", "student", student)):
+        b1, ft = times[k]["batch1"].fields("batch1_ms", 1000), times[k]["full"].fields("full_test_s")
         n_params = sum(p.numel() for p in m.parameters())
         cost_rows.append({"model": label, "parameters": n_params, "size_mib": state_dict_mib(m),
-                          "batch1_ms": t["batch1_ms"], "full_test_s": t["full_test_s"]})
-        k = "teacher" if label == "teacher" else "student"
+                          **{c: v for c, v in (b1 | ft).items() if not c.endswith("_runs")}})
         res.values[f"{k}_parameters"] = n_params
-        res.values[f"{k}_batch1_ms"] = t["batch1_ms"]
-        res.values[f"{k}_full_test_s"] = t["full_test_s"]
+        for c, v in (b1 | ft).items():
+            res.values[f"{k}_{c}"] = v
         res.values[f"{k}_size_mib"] = cost_rows[-1]["size_mib"]
+    res.values["faster_student_than_teacher_batch1"] = faster(times["student"]["batch1"], times["teacher"]["batch1"])
+    res.values["faster_student_than_teacher_full_test"] = faster(times["student"]["full"], times["teacher"]["full"])
     res.model("student", f"BiGRU (emb {cfg['emb']}, hidden {cfg['hidden']} per direction, mean+max pooling)",
               parameters=cost_rows[1]["parameters"], source="gpu_runs.models.student")
-    res.table("cost_table", "Size and CPU latency, teacher vs student", [
+    res.table("cost_table", f"Size and CPU latency, teacher vs student (median, min, max over {repeats} "
+              "interleaved rounds)", [
         ("model", "মডেল", "model"),
         ("parameters", "Parameter", "parameters"),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
-        ("batch1_ms", "batch ১ (ms)", "batch 1 (ms)", ".3f"),
-        ("full_test_s", "পুরো test (s)", "full test (s)", ".3f"),
+        ("batch1_ms", "batch ১ (ms, median)", "batch 1 (ms, median)", ".3f"),
+        ("batch1_ms_min", "batch ১ সর্বনিম্ন", "batch 1 min", ".3f"),
+        ("batch1_ms_max", "batch ১ সর্বোচ্চ", "batch 1 max", ".3f"),
+        ("full_test_s", "পুরো test (s, median)", "full test (s, median)", ".3f"),
+        ("full_test_s_min", "পুরো test সর্বনিম্ন", "full test min", ".3f"),
+        ("full_test_s_max", "পুরো test সর্বোচ্চ", "full test max", ".3f"),
     ], cost_rows)
     res.notes.append("The teacher is a small stand-in trained from scratch; its F1 is far below the seed "
                      "lesson's Bangla BERT, so the comparison is about the method, not about that model.")
+    extra = tcfg["extra_train"]
+    res.data.update(teacher_train_examples=n_train + extra, teacher_extra_train_examples=extra,
+                    student_train_examples=n_train,
+                    tokenizer_built_from="the teacher's training texts (student train split + teacher-only extra)")
+    res.notes.append(f"The stand-in teacher was trained on the {n_train:,} training reviews plus {extra:,} extra "
+                     "generated reviews that the student never trains on (standing in for a real teacher's "
+                     "pre-training knowledge); none of them repeats a validation or test review.  The student "
+                     "uses the teacher's WordPiece tokenizer, whose vocabulary was built from those same texts.")
+    res.notes.append(TIMING_NOTE.format(repeats=repeats, n_single=n_single))
 
 
-def _student_timings(model, tokenizer, texts, max_len, n_single, repeats):
-    import statistics
-    import time
-
-    model.eval()
-    singles = [_Tok(tokenizer, [t], max_len).batch(torch.tensor([0])) for t in texts[:n_single]]
+def _cost_timings(teacher, student, tokenizer, texts, max_len, n_single, repeats, device) -> dict:
+    """Batch-1 and full-test timings of the teacher and a student, interleaved (see time_models)."""
+    teacher.eval()
+    student.eval()
+    t_single = [teacher_mod.encode(tokenizer, [t], max_len) for t in texts[:n_single]]
+    t_full = [teacher_mod.encode(tokenizer, texts[i:i + 64], max_len) for i in range(0, len(texts), 64)]
+    s_single = [_Tok(tokenizer, [t], max_len).batch(torch.tensor([0])) for t in texts[:n_single]]
     full = _Tok(tokenizer, texts, max_len)
-    idxs = [torch.arange(s, min(s + 64, len(texts))) for s in range(0, len(texts), 64)]
+    s_full = [full.batch(torch.arange(s, min(s + 64, len(texts)))) for s in range(0, len(texts), 64)]
+
+    def teacher_call(inputs):
+        def call():
+            for enc in inputs:
+                teacher(**enc)
+        return call
+
+    def student_call(inputs):
+        def call():
+            for ids, mask in inputs:
+                student(ids, mask)
+        return call
+
     with torch.inference_mode():
-        for ids, mask in singles[:10]:
-            model(ids, mask)
-        medians, fulls = [], []
-        for _ in range(repeats):
-            per = []
-            for ids, mask in singles:
-                t0 = time.perf_counter()
-                model(ids, mask)
-                per.append(time.perf_counter() - t0)
-            medians.append(statistics.median(per) * 1000)
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            for idx in idxs:
-                model(*full.batch(idx))
-            fulls.append(time.perf_counter() - t0)
-    return {"batch1_ms": statistics.median(medians), "full_test_s": statistics.median(fulls)}
+        b1 = time_interleaved({"teacher": teacher_call(t_single), "student": student_call(s_single)},
+                              repeats=repeats, device=device, per_call=n_single)
+        ft = time_interleaved({"teacher": teacher_call(t_full), "student": student_call(s_full)},
+                              repeats=repeats, device=device)
+    return {k: {"batch1": b1[k], "full": ft[k]} for k in ("teacher", "student")}

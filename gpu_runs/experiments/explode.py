@@ -8,9 +8,9 @@ from torch import nn
 
 from gpu_runs.data import bazarghar
 from gpu_runs.models.mlp import DeepMLP
-from gpu_runs.util import fnum, seed_everything
+from gpu_runs.util import fnum, median_range, seed_everything
 
-DEFAULT_SEEDS = [0]
+DEFAULT_SEEDS = [0, 1, 2]   # tables give the median and the min-max range over seeds
 # 64-wide layers are too small to gain from a second thread; on a shared
 # 2-core machine a second thread made this run several times slower.
 THREADS = 1
@@ -30,15 +30,15 @@ def build(depth: int, width: int, gain: float, seed: int) -> DeepMLP:
     return model
 
 
-def run_mode(mode: str, cfg: dict, x, y, ctx):
-    model = build(cfg["depth"], cfg["width"], cfg["gain"], cfg["seed"])
+def run_mode(mode: str, cfg: dict, x, y, ctx, seed: int):
+    model = build(cfg["depth"], cfg["width"], cfg["gain"], seed)
     opt = torch.optim.SGD(model.parameters(), lr=cfg["lr"])
-    gen = torch.Generator().manual_seed(cfg["seed"])
+    gen = torch.Generator().manual_seed(seed)
     losses, norms = [], []
     flushed = False
     order = torch.randperm(len(x), generator=gen)
     pos = 0
-    for _ in ctx.track(range(cfg["steps"]), f"explode {mode}"):
+    for _ in ctx.track(range(cfg["steps"]), f"explode {mode} seed {seed}"):
         if pos + cfg["batch"] > len(x):
             order, pos = torch.randperm(len(x), generator=gen), 0
         idx = order[pos:pos + cfg["batch"]]
@@ -63,38 +63,72 @@ def run_mode(mode: str, cfg: dict, x, y, ctx):
     return model, losses, norms
 
 
+def _first_nonfinite(losses: list[float]) -> int | None:
+    return next((i + 1 for i, v in enumerate(losses) if not math.isfinite(v)), None)
+
+
 def run(ctx) -> None:
     cfg = dict(depth=16, width=64, gain=1.6, lr=0.05, batch=128, steps=300, max_norm=1.0, clip_value=0.01,
-               seed=ctx.seeds[0])
+               seeds=list(ctx.seeds))
     if ctx.quick:
-        cfg.update(steps=12)     # same network, so the unclipped run still blows up at step 3
+        cfg.update(steps=12)     # same network, so the unclipped run still blows up early
     (x, y), _ = bazarghar.split()
     x, y = torch.from_numpy(x), torch.from_numpy(y)
     res = ctx.result
-    res.config.update(cfg, optimizer="SGD", init="He normal x gain")
+    res.config.update(cfg, optimizer="SGD", init="He normal x gain",
+                      aggregation="median and min-max range over seeds (seed sets the init and the batch order); "
+                                  "a non-finite value ranks above every finite one")
     res.data.update(name="Bazarghar customer segments", generator="gpu_runs.data.bazarghar", data_seed=17,
                     train_rows=len(x))
     n_params = sum(p.numel() for p in build(cfg["depth"], cfg["width"], cfg["gain"], 0).parameters())
     res.model("network", f"{cfg['depth']}-layer ReLU MLP, width {cfg['width']}", parameters=n_params,
               source="built by gpu_runs.models.mlp")
     steps = [s for s in REPORT_STEPS if s <= cfg["steps"]]
-    results = {}
+    seeds = cfg["seeds"]
+    res.values["n_seeds"] = len(seeds)
+    results = {}   # mode -> list over seeds of (losses, norms)
+    summary_rows = []
     for label, mode in MODES:
-        _, losses, norms = run_mode(mode, cfg, x, y, ctx)
-        results[mode] = (losses, norms)
-        res.values[f"{mode}_final_loss"] = losses[-1]
-        res.values[f"{mode}_first_norm"] = norms[0]
-        res.values[f"{mode}_final_norm"] = norms[-1]
-        first_bad = next((i + 1 for i, v in enumerate(losses) if not math.isfinite(v)), None)
-        res.values[f"{mode}_first_nonfinite_step"] = first_bad
+        runs = [run_mode(mode, cfg, x, y, ctx, seed)[1:] for seed in seeds]
+        results[mode] = runs
+        row = {"mode": label}
+        for name, vals in (("final_loss", [r[0][-1] for r in runs]), ("first_norm", [r[1][0] for r in runs]),
+                           ("final_norm", [r[1][-1] for r in runs])):
+            med, lo, hi = median_range(vals)
+            res.values.update({f"{mode}_{name}_median": med, f"{mode}_{name}_min": lo, f"{mode}_{name}_max": hi,
+                               f"{mode}_{name}_per_seed": repr(vals)})
+            row.update({f"{name}_median": med, f"{name}_min": lo, f"{name}_max": hi})
+        bad = [_first_nonfinite(r[0]) for r in runs]
+        finite_bad = [b for b in bad if b is not None]
+        res.values[f"{mode}_first_nonfinite_step_per_seed"] = repr(bad)
+        res.values[f"{mode}_diverged_seeds"] = len(finite_bad)
+        res.values[f"{mode}_first_nonfinite_step_min"] = min(finite_bad) if finite_bad else None
+        res.values[f"{mode}_first_nonfinite_step_max"] = max(finite_bad) if finite_bad else None
+        row["diverged_seeds"] = len(finite_bad)
+        row["first_nonfinite_steps"] = ", ".join("—" if b is None else str(b) for b in bad)
+        summary_rows.append(row)
+    n = len(seeds)
+    res.table("summary_table", f"After {cfg['steps']} steps: median and range over {n} seeds", [
+        ("mode", "Clipping", "clipping"),
+        ("final_loss_median", "শেষ loss (median)", "final loss (median)", ".4g"),
+        ("final_loss_min", "সর্বনিম্ন", "min", ".4g"),
+        ("final_loss_max", "সর্বোচ্চ", "max", ".4g"),
+        ("final_norm_median", "শেষ norm (median)", "final norm (median)", ".3g"),
+        ("final_norm_min", "সর্বনিম্ন", "min", ".3g"),
+        ("final_norm_max", "সর্বোচ্চ", "max", ".3g"),
+        ("diverged_seeds", "NaN/inf হওয়া seed", "seeds that went non-finite"),
+        ("first_nonfinite_steps", "প্রথম NaN/inf ধাপ (প্রতি seed)", "first non-finite step per seed"),
+    ], summary_rows)
     rows = []
     for s in steps:
         row = {"step": s}
         for _, mode in MODES:
-            row[f"{mode}_loss"] = results[mode][0][s - 1]
-            row[f"{mode}_norm"] = results[mode][1][s - 1]
+            for i, what in ((0, "loss"), (1, "norm")):
+                med, lo, hi = median_range([r[i][s - 1] for r in results[mode]])
+                row.update({f"{mode}_{what}": med, f"{mode}_{what}_min": lo, f"{mode}_{what}_max": hi})
         rows.append(row)
-    res.table("steps_table", "Loss and pre-clip total gradient norm at selected steps", [
+    res.table("steps_table", f"Loss and pre-clip total gradient norm at selected steps (median over {n} seeds; "
+              "each row also holds _min and _max)", [
         ("step", "ধাপ", "step"),
         ("none_loss", "clip নেই: loss", "no clip: loss", ".4g"),
         ("none_norm", "clip নেই: norm", "no clip: norm", ".3g"),
@@ -104,12 +138,18 @@ def run(ctx) -> None:
         ("norm_norm", "norm 1.0: ছাঁটার আগের norm", "norm 1.0: pre-clip norm", ".3g"),
     ], rows)
     xs = list(range(1, cfg["steps"] + 1))
-    res.add_series("loss_curves", "Training loss per step", xs,
-                   {label: results[mode][0] for label, mode in MODES}, x_label="step", y_label="loss (log scale)",
-                   log_y=True)
+    lines, bands = {}, {}
+    for label, mode in MODES:
+        per_step = [median_range([r[0][i] for r in results[mode]]) for i in range(cfg["steps"])]
+        lines[label] = [m for m, _, _ in per_step]
+        bands[label] = ([lo for _, lo, _ in per_step], [hi for _, _, hi in per_step])
+    res.add_series("loss_curves", f"Training loss per step (median, band = min-max over {n} seeds)", xs, lines,
+                   x_label="step", y_label="loss (log scale)", log_y=True, bands=bands)
     max_value_norm = cfg["clip_value"] * math.sqrt(n_params)
     res.values["n_params"] = n_params
     res.values["value_clip_max_norm"] = max_value_norm
     res.notes.append("The total norm is clip_grad_norm_'s return value: the norm before clipping.")
     res.notes.append("With value clipping every entry is at most 0.01, so the clipped norm is at most "
                      "0.01 * sqrt(parameter count).")
+    res.notes.append(f"{n} seeds (the seed sets the initial weights and the batch order).  Medians rank a "
+                     "non-finite value above every finite one, so a median is NaN when most seeds diverged.")

@@ -1,62 +1,85 @@
-"""Numerical stability: fp32 vs bf16 autocast on CPU, fp16 underflow and loss scaling.
+"""Numerical stability: fp32 vs bf16 vs fp16 autocast on one device, fp16 underflow and loss scaling.
 
-1. The same small residual MLP trained in fp32 and under CPU bf16 autocast:
-   time, loss curve, largest loss and logit differences.
+1. The same pre-norm residual MLP trained three ways on the run's device:
+   fp32, bf16 autocast, and fp16 autocast with torch.amp.GradScaler.  Same
+   seed, same batches; time per step, loss curves, largest loss and logit
+   differences.  The sizes depend on the device (recorded in config): on a
+   GPU the layers are wide enough for tensor cores to matter; on a CPU they
+   stay small enough for one thread.  A run never mixes devices in a table.
+   The three trainings advance in interleaved chunks of steps, each chunk
+   timed, so machine load hits all three alike.
 2. Why fp16 needs loss scaling: the 30-layer plain tanh network of the vanishing-gradients lesson
    has tiny gradients in its early layers.  Running its backward pass in
    fp16 flushes them to zero; multiplying the loss by 2^16 first (what
    GradScaler does) keeps them, and dividing afterwards in fp32 recovers
-   values close to the fp32 ones.
-3. On CUDA (when present) fp16 autocast with torch.amp.GradScaler.
+   values close to the fp32 ones.  (On CPU, whatever the run's device.)
 """
 from __future__ import annotations
-
-import time
 
 import torch
 from torch import nn
 
 from gpu_runs.data import bazarghar
 from gpu_runs.models.mlp import DeepMLP
-from gpu_runs.util import fnum, seed_everything
+from gpu_runs.util import MIN_REPEATS, faster, fnum, seed_everything, time_interleaved
 
 DEFAULT_SEEDS = [0]
+# per device: CPU sized for about a minute on one thread without bf16/fp16 hardware;
+# CUDA wide enough that tensor-core matmuls dominate the step
+SIZES = {"cpu": dict(depth=8, width=128, batch=256, steps=300, chunks=10),
+         "cuda": dict(depth=8, width=4096, batch=2048, steps=300, chunks=10)}
+QUICK = dict(depth=2, width=32, batch=64, steps=10, chunks=2)
+VARIANTS = [  # key, label, autocast dtype (None = off), GradScaler
+    ("fp32", "fp32", None, False),
+    ("bf16", "bf16 autocast", torch.bfloat16, False),
+    ("fp16", "fp16 autocast + GradScaler", torch.float16, True),
+]
 
 
 def backends(ctx) -> dict:
-    return {"autocast": "cuda fp16 + GradScaler" if ctx.device == "cuda" else "cpu bf16"}
+    return {"autocast": f"{ctx.device}: fp32 / bf16 / fp16 + GradScaler"}
 
 
-def train(dtype, steps, data, cfg, seed, device="cpu", scaler=None):
-    (x, y), (xv, yv) = data
-    seed_everything(seed)
-    model = DeepMLP(cfg["depth"], cfg["width"], "relu", "prenorm").to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=cfg["lr"])
-    gen = torch.Generator().manual_seed(seed)
-    losses = []
-    t0 = time.perf_counter()
-    for step in range(steps):
-        idx = torch.randint(0, len(x), (cfg["batch"],), generator=gen)
-        xb, yb = x[idx].to(device), y[idx].to(device)
-        with torch.autocast(device_type=device, dtype=dtype or torch.float32, enabled=dtype is not None):
-            loss = nn.functional.cross_entropy(model(xb), yb)
-        opt.zero_grad()
-        if scaler is not None:
-            scaler.scale(loss).backward()
-            scaler.step(opt)
-            scaler.update()
-        else:
-            loss.backward()
-            opt.step()
-        losses.append(fnum(loss))
-    if device == "cuda":
-        torch.cuda.synchronize()
-    seconds = time.perf_counter() - t0
-    model.eval()
-    with torch.no_grad(), torch.autocast(device_type=device, dtype=dtype or torch.float32, enabled=dtype is not None):
-        logits = model(xv.to(device)).float().cpu()
-    acc = fnum((logits.argmax(1) == yv).float().mean())
-    return losses, logits, acc, seconds
+class Trainer:
+    """One training run that can advance a few steps at a time (so runs can be interleaved)."""
+
+    def __init__(self, dtype, use_scaler: bool, data, cfg: dict, seed: int, device: str) -> None:
+        (x, y), _ = data
+        self.x, self.y = x.to(device), y.to(device)
+        self.dtype, self.device, self.cfg = dtype, device, cfg
+        seed_everything(seed)
+        self.model = DeepMLP(cfg["depth"], cfg["width"], "relu", "prenorm").to(device)
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=cfg["lr"])
+        self.scaler = torch.amp.GradScaler(device) if use_scaler else None
+        self.gen = torch.Generator().manual_seed(seed)
+        self.losses: list[torch.Tensor] = []   # kept on the device: no sync inside the timed steps
+        self.scales: list[float] = []
+
+    def steps(self, n: int) -> None:
+        for _ in range(n):
+            idx = torch.randint(0, len(self.x), (self.cfg["batch"],), generator=self.gen).to(self.device)
+            xb, yb = self.x[idx], self.y[idx]
+            with torch.autocast(device_type=self.device, dtype=self.dtype or torch.float32,
+                                enabled=self.dtype is not None):
+                loss = nn.functional.cross_entropy(self.model(xb), yb)
+            self.opt.zero_grad()
+            if self.scaler is not None:
+                self.scaler.scale(loss).backward()
+                self.scaler.step(self.opt)
+                self.scaler.update()
+            else:
+                loss.backward()
+                self.opt.step()
+            self.losses.append(loss.detach())
+
+    def loss_list(self) -> list[float]:
+        return [fnum(v) for v in torch.stack(self.losses).float().cpu()]
+
+    def val_logits(self, xv) -> torch.Tensor:
+        self.model.eval()
+        with torch.no_grad(), torch.autocast(device_type=self.device, dtype=self.dtype or torch.float32,
+                                             enabled=self.dtype is not None):
+            return self.model(xv.to(self.device)).float().cpu()
 
 
 def underflow_rows(depth: int, width: int, batch: int, seed: int, data):
@@ -91,49 +114,76 @@ def underflow_rows(depth: int, width: int, batch: int, seed: int, data):
 
 
 def run(ctx) -> None:
-    cfg = dict(depth=8, width=256, lr=1e-3, batch=256, steps=300, seed=ctx.seeds[0])
-    if ctx.quick:
-        cfg.update(depth=2, width=32, steps=10)
+    dev = ctx.device
+    cfg = dict(SIZES[dev] if not ctx.quick else QUICK, lr=1e-3, seed=ctx.seeds[0])
     (x, y), (xv, yv) = bazarghar.split()
     data = ((torch.from_numpy(x), torch.from_numpy(y)), (torch.from_numpy(xv), torch.from_numpy(yv)))
     res = ctx.result
-    res.config.update(cfg, model="pre-norm residual ReLU MLP", optimizer="AdamW", autocast_dtype_cpu="bfloat16")
+    chunk = cfg["steps"] // cfg["chunks"]
+    assert ctx.quick or cfg["chunks"] >= MIN_REPEATS
+    res.config.update(cfg, device=dev, sizes_by_device=SIZES, model="pre-norm residual ReLU MLP",
+                      optimizer="AdamW", variants=[v[1] for v in VARIANTS], steps_per_timed_chunk=chunk,
+                      timing="gpu_runs.util.time_interleaved: 3 warm-up steps per variant on throw-away models, "
+                             "then the three trainings advance in interleaved chunks (order rotated each "
+                             "round); median, min and max over chunks of the time per step",
+                      matmul_allow_tf32=bool(torch.backends.cuda.matmul.allow_tf32) if dev == "cuda" else None)
     res.data.update(name="Bazarghar customer segments", generator="gpu_runs.data.bazarghar", data_seed=17)
     res.model("network", f"{cfg['depth']}-block pre-norm residual MLP, width {cfg['width']}",
               source="built by gpu_runs.models.mlp")
-    runs = {}
-    for label, dtype in ctx.track([("fp32", None), ("bf16 autocast", torch.bfloat16)], "mixed_precision cpu"):
-        runs[label] = train(dtype, cfg["steps"], data, cfg, cfg["seed"])
-    l32, lg32, acc32, s32 = runs["fp32"]
-    l16, lg16, acc16, s16 = runs["bf16 autocast"]
-    diffs = [abs(a - b) for a, b in zip(l32, l16)]
-    rows = [{"run": "fp32", "seconds": s32, "final_loss": l32[-1], "val_acc": acc32, "max_loss_diff": 0.0,
-             "max_logit_diff": 0.0},
-            {"run": "bf16 autocast (CPU)", "seconds": s16, "final_loss": l16[-1], "val_acc": acc16,
-             "max_loss_diff": max(diffs), "max_logit_diff": fnum((lg32 - lg16).abs().max())}]
-    res.values.update(fp32_seconds=s32, bf16_seconds=s16, bf16_speedup=s32 / s16, fp32_final_loss=l32[-1],
-                      bf16_final_loss=l16[-1], max_loss_diff=max(diffs), first_loss_diff=diffs[0],
-                      max_logit_diff=rows[1]["max_logit_diff"], fp32_val_acc=acc32, bf16_val_acc=acc16)
-    if ctx.device == "cuda":
-        scaler = torch.amp.GradScaler("cuda")
-        lc, lgc, accc, sc = train(torch.float16, cfg["steps"], data, cfg, cfg["seed"], device="cuda", scaler=scaler)
-        rows.append({"run": "fp16 autocast + GradScaler (CUDA)", "seconds": sc, "final_loss": lc[-1],
-                     "val_acc": accc, "max_loss_diff": max(abs(a - b) for a, b in zip(l32, lc)),
-                     "max_logit_diff": fnum((lg32 - lgc).abs().max())})
-        res.values.update(cuda_fp16_seconds=sc, cuda_fp16_final_loss=lc[-1], cuda_final_scale=fnum(scaler.get_scale()))
-    else:
-        res.variants_absent.append({"variant": "cuda fp16 + GradScaler",
+    for _, _, dtype, sc in VARIANTS:   # warm-up: kernels, allocator, autocast caches
+        Trainer(dtype, sc, data, cfg, cfg["seed"], dev).steps(3)
+    trainers = {key: Trainer(dtype, sc, data, cfg, cfg["seed"], dev) for key, _, dtype, sc in VARIANTS}
+    times = time_interleaved({k: (lambda t=t: t.steps(chunk)) for k, t in trainers.items()},
+                             repeats=cfg["chunks"], warmup=0, device=dev, per_call=chunk)
+    losses = {k: t.loss_list() for k, t in trainers.items()}
+    logits = {k: t.val_logits(data[1][0]) for k, t in trainers.items()}
+    ref_l, ref_lg = losses["fp32"], logits["fp32"]
+    rows, lines = [], {}
+    for key, label, _, _ in VARIANTS:
+        ls, lg = losses[key], logits[key]
+        diffs = [abs(a - b) for a, b in zip(ref_l, ls)]
+        acc = fnum((lg.argmax(1) == data[1][1]).float().mean())
+        tf = times[key].fields("step_ms", 1000)
+        row = {"run": label, **{c: v for c, v in tf.items() if not c.endswith("_runs")}, "final_loss": ls[-1],
+               "val_acc": acc, "max_loss_diff": max(diffs), "max_logit_diff": fnum((ref_lg - lg).abs().max())}
+        rows.append(row)
+        lines[label] = ls
+        for c, v in tf.items():
+            res.values[f"{key}_{c}"] = v
+        res.values[f"{key}_final_loss"] = ls[-1]
+        res.values[f"{key}_val_acc"] = acc
+        if key != "fp32":
+            res.values[f"{key}_speedup"] = times["fp32"].median / times[key].median
+            res.values[f"faster_{key}_than_fp32"] = faster(times[key], times["fp32"])
+            res.values[f"{key}_max_loss_diff"] = row["max_loss_diff"]
+            res.values[f"{key}_first_loss_diff"] = diffs[0]
+            res.values[f"{key}_max_logit_diff"] = row["max_logit_diff"]
+    res.values["faster_fp16_than_bf16"] = faster(times["fp16"], times["bf16"])
+    # the bf16-vs-fp32 numbers under their first names
+    res.values.update(max_loss_diff=res.values["bf16_max_loss_diff"],
+                      first_loss_diff=res.values["bf16_first_loss_diff"],
+                      max_logit_diff=res.values["bf16_max_logit_diff"])
+    scaler = trainers["fp16"].scaler
+    res.values["fp16_final_scale"] = fnum(scaler.get_scale())
+    if dev == "cpu":
+        res.variants_absent.append({"variant": "cuda: fp32 / bf16 / fp16 + GradScaler on a GPU",
                                     "reason": "no CUDA GPU was available to this run"})
-    res.table("precision_table", "fp32 vs bf16 autocast, same seed and batches", [
+    where = "CUDA" if dev == "cuda" else "CPU"
+    res.table("precision_table", f"fp32 vs bf16 vs fp16 + GradScaler on {where}, same seed and batches", [
         ("run", "Run", "run"),
-        ("seconds", "সময় (s)", "seconds", ".2f"),
+        ("step_ms", "প্রতি ধাপ (ms, median)", "ms per step (median)", ".2f"),
+        ("step_ms_min", "সর্বনিম্ন", "min", ".2f"),
+        ("step_ms_max", "সর্বোচ্চ", "max", ".2f"),
         ("final_loss", "শেষ loss", "final loss", ".4f"),
         ("val_acc", "validation accuracy", "val accuracy", ".3f"),
         ("max_loss_diff", "fp32-এর সঙ্গে loss-এর সর্বোচ্চ পার্থক্য", "max loss difference vs fp32", ".2e"),
         ("max_logit_diff", "logit-এর সর্বোচ্চ পার্থক্য", "max logit difference vs fp32", ".2e"),
     ], rows)
-    res.add_series("loss_curves", "Training loss per step, fp32 vs bf16 autocast", list(range(1, cfg["steps"] + 1)),
-                   {"fp32": l32, "bf16 autocast": l16}, x_label="step", y_label="loss")
+    res.add_series("loss_curves", f"Training loss per step on {where}: fp32, bf16, fp16 + GradScaler",
+                   list(range(1, cfg["steps"] + 1)), lines, x_label="step", y_label="loss")
+    res.notes.append(f"All three trainings ran on the same device ({where}); times are per optimiser step, "
+                     f"median over {cfg['chunks']} interleaved chunks of {chunk} steps.  faster_A_than_fp32 is "
+                     "true/false only when the min-max ranges do not overlap, else 'about_equal'.")
     depth_u = 6 if ctx.quick else 30
     urows = underflow_rows(depth_u, 16 if ctx.quick else 64, 256, cfg["seed"], data)
     res.table("underflow_table", f"{depth_u}-layer plain tanh MLP: weight-gradient norm per layer", [

@@ -7,12 +7,12 @@ with a BitsAndBytesConfig.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import time
+from pathlib import Path
 
 import torch
 
+from gpu_runs import standins
 from gpu_runs.data import reviews
 from gpu_runs.models import tokenizers_bn
 from gpu_runs.util import fnum, seed_everything
@@ -31,25 +31,28 @@ def texts(cfg: dict) -> tuple[list[str], list[str]]:
     return train, held
 
 
-def _key(cfg: dict) -> str:
-    blob = json.dumps({"cfg": cfg, "gen": GENERATOR_VERSION, "torch": torch.__version__}, sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+OPTIMISER = ("AdamW(lr, weight_decay=0.01), OneCycleLR(max_lr=lr, pct_start=0.1), clip_grad_norm_(1.0), "
+             "random windows of the token stream (seeded)")
 
 
-def get_lm(ctx) -> tuple[str, dict, list[str]]:
-    """Return (folder or model id, info, held-out texts); trains and caches the stand-in."""
-    cfg = QUICK if ctx.quick else FULL
-    train, held = texts(cfg)
-    if ctx.model_id:
-        return ctx.model_id, {"name": ctx.model_id, "stand_in": None, "source": "from_pretrained",
-                              "cached": False}, held
-    folder = ctx.cache / f"lm-{'quick-' if ctx.quick else ''}{_key(cfg)}"
-    meta = folder / "gpu_runs_meta.json"
-    if meta.exists():
-        return str(folder), json.loads(meta.read_text(encoding="utf-8")) | {"cached": True}, held
+def _fingerprint(cfg: dict, train: list[str], held: list[str]) -> tuple[str, str]:
+    """(corpus sha256, code sha256): what, besides cfg, decides the weights."""
+    corpus_sha = standins.corpus_sha256({"train": train, "held_out": held})
+    code_sha = standins.code_sha256(_train, tokenizers_bn.byte_bpe, seed_everything)
+    return corpus_sha, code_sha
+
+
+def cache_folder_name(cfg: dict, quick: bool, train: list[str], held: list[str]) -> str:
+    """The stand-in's folder under the cache: independent of the torch version (see gpu_runs.standins)."""
+    corpus_sha, code_sha = _fingerprint(cfg, train, held)
+    key = standins.cache_key(cfg=cfg, corpus=corpus_sha, code=code_sha, gen=GENERATOR_VERSION)
+    return f"lm-{'quick-' if quick else ''}{key}"
+
+
+def _train(cfg: dict, train: list[str], ctx):
+    """Train the stand-in from scratch; return (model, tokenizer, token count, losses)."""
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
-    t0 = time.perf_counter()
     tok = tokenizers_bn.byte_bpe(train, cfg["vocab"])
     ids = []
     for enc in tok(train, add_special_tokens=False)["input_ids"]:
@@ -77,12 +80,44 @@ def get_lm(ctx) -> tuple[str, dict, list[str]]:
         opt.step()
         sched.step()
         losses.append(fnum(loss))
-    folder.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(folder)
-    tok.save_pretrained(folder)
-    info = {"name": f"tiny Qwen2-architecture LM ({cfg['layers']} layers, hidden {cfg['hidden']}) trained here",
-            "stand_in": f"replaces {STAND_IN_FOR}", "source": "trained by gpu_runs.models.causal_lm",
-            "train_seconds": time.perf_counter() - t0, "train_tokens": len(ids),
-            "final_train_loss": sum(losses[-20:]) / len(losses[-20:]), "config": cfg}
-    meta.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
-    return str(folder), info | {"cached": False}, held
+    return model, tok, len(ids), losses
+
+
+def get_lm(ctx) -> tuple[str, dict, list[str]]:
+    """Return (folder or model id, info, held-out texts); trains and caches the stand-in.
+
+    Trained on the CPU whatever ctx.device is, so the weights are the same for the CPU and the
+    CUDA run (`python -m gpu_runs prepare-gpu` ships this folder to the GPU machine).
+    """
+    cfg = QUICK if ctx.quick else FULL
+    train, held = texts(cfg)
+    if ctx.model_id:
+        name = standins.model_name(ctx.model_id)
+        info = {"name": name, "stand_in": None, "source": f"from_pretrained({name})", "cached": False}
+        local = Path(ctx.model_id).expanduser()
+        if hasattr(ctx, "record_stand_in"):
+            ctx.record_stand_in(standins.provenance_entry("language model", info, local if local.is_dir() else None))
+        return ctx.model_id, info, held
+    folder = ctx.cache / cache_folder_name(cfg, ctx.quick, train, held)
+    meta = standins.read_meta(folder)
+    if meta is not None:
+        info = meta | {"cached": True}
+    else:
+        t0 = time.perf_counter()
+        model, tok, n_tokens, losses = _train(cfg, train, ctx)
+        folder.mkdir(parents=True, exist_ok=True)
+        model.save_pretrained(folder)
+        tok.save_pretrained(folder)
+        corpus_sha, code_sha = _fingerprint(cfg, train, held)
+        info = {"name": f"tiny Qwen2-architecture LM ({cfg['layers']} layers, hidden {cfg['hidden']}) trained here",
+                "stand_in": f"replaces {STAND_IN_FOR}", "source": "trained by gpu_runs.models.causal_lm",
+                "train_seconds": time.perf_counter() - t0, "train_tokens": n_tokens,
+                "final_train_loss": sum(losses[-20:]) / len(losses[-20:]), "config": cfg,
+                "training": dict(cfg, optimiser=OPTIMISER, generator=GENERATOR_VERSION), "trained_on": "cpu",
+                "corpus_sha256": corpus_sha, "code_sha256": code_sha, "cache_key": folder.name.rsplit("-", 1)[-1],
+                "trained_with_torch": torch.__version__, "weights_sha256": standins.weights_sha256(folder)}
+        standins.write_meta(folder, info)
+        info = info | {"cached": False}
+    if hasattr(ctx, "record_stand_in"):
+        ctx.record_stand_in(standins.provenance_entry("language model", info, folder))
+    return str(folder), info, held

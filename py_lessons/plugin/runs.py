@@ -35,13 +35,26 @@ class RunError(ValueError):
 
 
 # --------------------------------------------------------------------------- loading
-def load_run(results_dir: str | Path, name: str) -> dict:
-    """Read ``<results_dir>/<name>.json``, validate it, decode NaN/inf markers."""
+DEVICES = jsonio.DEVICES          # result variants, side by side: <name>.json (cpu), <name>.cuda.json
+
+
+def _check_device(device: Any, name: Any) -> str:
+    if device not in DEVICES:
+        raise RunError(f"run {name!r}: unknown device {device!r} (known: {', '.join(DEVICES)})")
+    return device
+
+
+def load_run(results_dir: str | Path, name: str, device: str = "cpu") -> dict:
+    """Read the ``device`` variant of run ``name`` (``<name>.json`` for cpu, ``<name>.cuda.json``),
+    validate it, decode NaN/inf markers."""
     if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+", name or ""):
         raise RunError(f"run name {name!r} is not a valid experiment name")
-    path = Path(results_dir) / f"{name}.json"
+    _check_device(device, name)
+    path = Path(results_dir) / jsonio.result_filename(name, device)
+    label = name if device == "cpu" else f"{name}@{device}"
     if not path.is_file():
-        raise RunError(f"run {name!r}: result file {path} is missing (run `python -m gpu_runs run {name}`)")
+        hint = "" if device == "cpu" else f" --device {device}"
+        raise RunError(f"run {label!r}: result file {path} is missing (run `python -m gpu_runs run {name}{hint}`)")
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -52,11 +65,21 @@ def load_run(results_dir: str | Path, name: str) -> dict:
         raise RunError(f"run {name!r}: {exc}") from exc
     if raw.get("experiment") != name:
         raise RunError(f"run {name!r}: {path} holds experiment {raw.get('experiment')!r}")
+    used = raw["provenance"]["device"]["used"]
+    if used != device:
+        raise RunError(f"run {label!r}: {path} holds a run on {used!r}, not {device!r}")
     return jsonio.decode(raw)
 
 
+def list_variants(results_dir: str | Path) -> list[tuple[str, str]]:
+    """Every (run name, device) with a result file, by name, the CPU variant first."""
+    found = [jsonio.parse_result_filename(p.name) for p in Path(results_dir).glob("*.json")]
+    return sorted((v for v in found if v is not None), key=lambda v: (v[0], DEVICES.index(v[1])))
+
+
 def list_runs(results_dir: str | Path) -> list[str]:
-    return sorted(p.stem for p in Path(results_dir).glob("*.json"))
+    """Run names with at least one result file (any device)."""
+    return sorted({name for name, _ in list_variants(results_dir)})
 
 
 # --------------------------------------------------------------------------- formatting
@@ -78,14 +101,19 @@ def _get_table(run: dict, key: str) -> dict:
     return tables[key]
 
 
-def _attrs(component: str, run: str, key: str | None = None) -> str:
+def _attrs(component: str, run: str, key: str | None = None, device: str | None = None) -> str:
     extra = f' data-key="{html.escape(key)}"' if key else ""
+    if device and device != "cpu":
+        extra += f' data-device="{html.escape(device)}"'
     return f'data-component="{component}" data-run="{html.escape(run)}"{extra}'
 
 
 def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: list[str] | None = None,
-                 caption: str | None = None) -> str:
-    """An HTML table with the Bangla column headings stored in the run."""
+                 caption: str | None = None, device_caption: bool = False) -> str:
+    """An HTML table with the Bangla column headings stored in the run.
+
+    ``device_caption``: end the caption with where the run ran (the GPU's name for a CUDA run),
+    for pages that show several device variants of one run."""
     table = _get_table(run, key)
     cols = table["columns"]
     if columns is not None:
@@ -98,9 +126,12 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
                            f"(has: {', '.join(by_key)})")
         cols = [by_key[c] for c in columns]
     cap = table["title"] if caption is None else str(caption)
+    if device_caption:
+        cap = f"{cap} · {_where(run)}" if cap else _where(run)
     # the wrapper scrolls sideways on a phone (so it is a named, focusable region); it is the root
-    region = html.escape(cap if caption is not None else (table["title"] or key))
-    out = [f'<div class="gpu-run-table-wrap" {_attrs("run-table", run["experiment"], key)} role="region" '
+    region = html.escape(cap if caption is not None or device_caption else (table["title"] or key))
+    device = run["provenance"]["device"]["used"]
+    out = [f'<div class="gpu-run-table-wrap" {_attrs("run-table", run["experiment"], key, device)} role="region" '
            f'tabindex="0" aria-label="{region}">', '<table class="gpu-run-table">']
     if cap:
         out.append(f"<caption>{html.escape(cap)}</caption>")
@@ -142,7 +173,15 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
                 ys = [v if isinstance(v, (int, float)) and math.isfinite(v) else math.nan for v in line["values"]]
                 if clip is not None:
                     ys = [min(v, clip) if not math.isnan(v) else v for v in ys]
-                ax.plot(s["x"], ys, marker="o" if len(ys) <= 40 else None, markersize=3, label=line["label"])
+                drawn = ax.plot(s["x"], ys, marker="o" if len(ys) <= 40 else None, markersize=3,
+                                label=line["label"])
+                band = line.get("band")
+                if band:   # a shaded range (e.g. min-max over seeds) in the line's colour
+                    lo, hi = ([v if isinstance(v, (int, float)) and math.isfinite(v) else math.nan for v in vs]
+                              for vs in (band["low"], band["high"]))
+                    if clip is not None:
+                        lo, hi = ([min(v, clip) if not math.isnan(v) else v for v in vs] for vs in (lo, hi))
+                    ax.fill_between(s["x"], lo, hi, color=drawn[0].get_color(), alpha=0.2, linewidth=0)
             if use_log:
                 ax.set_yscale("log")
             if clip is not None:
@@ -194,7 +233,8 @@ def render_provenance(run: dict) -> str:
     p = run["provenance"]
     absent = "; ".join(f"{v['variant']}: {v['reason']}" for v in run.get("variants_absent", []))
     absent_html = f' <span class="absent">({html.escape(absent)})</span>' if absent else ""
-    return (f'<p class="gpu-run-provenance" {_attrs("run-provenance", run["experiment"])}>'
+    device = p["device"]["used"]
+    return (f'<p class="gpu-run-provenance" {_attrs("run-provenance", run["experiment"], None, device)}>'
             f"{html.escape(t('runs.provenance.real'))}: {html.escape(_where(run))} · "
             f"torch {html.escape(str(p['packages'].get('torch')))} · "
             f"{html.escape(_date(run))} · {html.escape(t('runs.provenance.rerun'))}: "
@@ -281,18 +321,22 @@ def lesson_url(slug: str, root_url: str = "") -> str:
 
 
 def render_run_index(results_dir: str | Path, root_url: str = "", *, load=None) -> str:
-    """Every run in ``results_dir``: its lesson (a link), what it measures, where and how it ran."""
-    load = load or (lambda name: load_run(results_dir, name))
+    """Every run variant in ``results_dir`` (one row per device): its lesson (a link), what it
+    measures, where and how it ran."""
+    load = load or (lambda name, device="cpu": load_run(results_dir, name, device))
     heads = [t("runs.index.run"), t("runs.index.lesson"), t("runs.index.measured"), t("runs.index.provenance"),
              t("runs.index.absent")]
     out = ['<div class="gpu-run-index" data-component="run-index" data-run="*">', "<table>",
            "<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr></thead><tbody>"]
-    for name in list_runs(results_dir):
-        run = load(name)
+    for name, device in list_variants(results_dir):
+        run = load(name) if device == "cpu" else load(name, device)
         absent = "; ".join(f"{v['variant']}: {v['reason']}" for v in run["variants_absent"]) or NONE_TEXT
         slug = html.escape(run["lesson"])
         href = html.escape(lesson_url(run["lesson"], root_url))
-        out.append(f'<tr data-run="{html.escape(name)}"><td><code>{html.escape(name)}</code></td>'
+        variant = "" if device == "cpu" else f" · {html.escape(device)}"
+        device_attr = "" if device == "cpu" else f' data-device="{html.escape(device)}"'
+        out.append(f'<tr data-run="{html.escape(name)}"{device_attr}>'
+                   f'<td><code>{html.escape(name)}</code>{variant}</td>'
                    f'<td><a href="{href}">{slug}</a></td><td>{html.escape(run["title"])}</td>'
                    f"<td>{html.escape(provenance_text(run))}</td><td>{html.escape(absent)}</td></tr>")
     out.append("</tbody></table></div>")
@@ -330,23 +374,33 @@ class RunBlocks:
 
     def __init__(self, results_dir: Path):
         self.results_dir = Path(results_dir)
-        self._runs: dict[str, tuple[tuple[int, int], dict]] = {}
+        self._runs: dict[tuple[str, str], tuple[tuple[int, int], dict]] = {}
 
-    def load(self, name: str) -> dict:
-        """The run ``name``, from the cache while its file is unchanged."""
-        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+", name):
-            return load_run(self.results_dir, name)  # raises the usual error
+    def load(self, name: str, device: str = "cpu") -> dict:
+        """The ``device`` variant of run ``name``, from the cache while its file is unchanged."""
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+", name) or device not in DEVICES:
+            return load_run(self.results_dir, name, device)  # raises the usual error
         try:
-            st = (self.results_dir / f"{name}.json").stat()
+            st = (self.results_dir / jsonio.result_filename(name, device)).stat()
             stamp = (st.st_mtime_ns, st.st_size)
         except OSError:
-            return load_run(self.results_dir, name)  # raises "missing"
-        cached = self._runs.get(name)
+            return load_run(self.results_dir, name, device)  # raises "missing"
+        cached = self._runs.get((name, device))
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        run = load_run(self.results_dir, name)
-        self._runs[name] = (stamp, run)
+        run = load_run(self.results_dir, name, device)
+        self._runs[(name, device)] = (stamp, run)
         return run
+
+    def variants(self, body: dict) -> list[dict]:
+        """The runs a block shows: the one named by ``device:``; without it every device variant
+        that exists (the CPU one first), or the CPU one's "missing" error when none does."""
+        name = body["run"]
+        if "device" in body:
+            return [self.load(name, _check_device(body["device"], name))]
+        found = [d for d in DEVICES if isinstance(name, str) and re.fullmatch(r"[a-z0-9_]+", name)
+                 and (self.results_dir / jsonio.result_filename(name, d)).is_file()]
+        return [self.load(name, d) for d in (found or ["cpu"])]
 
     def render(self, name: str, body: str, root_url: str = "") -> str:
         """One block's YAML ``body`` as HTML; :class:`RunError` says what is wrong."""
@@ -358,23 +412,28 @@ class RunBlocks:
     def _run_table(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-table")
         _need(body, "run-table", "run", "key")
-        _allowed(body, "run-table", {"run", "key", "bangla_digits", "columns", "caption"})
-        return render_table(self.load(body["run"]), body["key"], bangla_digits=bool(body.get("bangla_digits", False)),
-                            columns=body.get("columns"), caption=body.get("caption"))
+        _allowed(body, "run-table", {"run", "key", "bangla_digits", "columns", "caption", "device"})
+        runs = self.variants(body)
+        # a caption names the device when the page shows several variants, or a non-CPU one
+        named = len(runs) > 1 or any(r["provenance"]["device"]["used"] != "cpu" for r in runs)
+        return "\n".join(render_table(run, body["key"], bangla_digits=bool(body.get("bangla_digits", False)),
+                                       columns=body.get("columns"), caption=body.get("caption"),
+                                       device_caption=named) for run in runs)
 
     def _run_chart(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-chart")
         _need(body, "run-chart", "run", "key")
-        _allowed(body, "run-chart", {"run", "key", "title", "y_clip", "log_y", "width", "height"})
+        _allowed(body, "run-chart", {"run", "key", "title", "y_clip", "log_y", "width", "height", "device"})
         extra = {k: body[k] for k in ("title", "y_clip", "log_y", "width", "height") if k in body}
-        return render_chart(self.load(body["run"]), body["key"], **extra)
+        device = _check_device(body.get("device", "cpu"), body["run"])
+        return render_chart(self.load(body["run"], device), body["key"], **extra)
 
     def _run_claim(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-claim")
         _need(body, "run-claim", "run", "path")
         _allowed(body, "run-claim", {"run", "path", "equals", "approx", "tol", "lt", "gt", "show", "format",
-                                     "bangla_digits"})
-        run = self.load(body["run"])
+                                     "bangla_digits", "device"})
+        run = self.load(body["run"], _check_device(body.get("device", "cpu"), body["run"]))
         value = check_claim(run, body["path"], equals=body.get("equals"), approx=body.get("approx"),
                             tol=body.get("tol"), lt=body.get("lt"), gt=body.get("gt"))
         path = html.escape(str(body["path"]))
@@ -388,8 +447,8 @@ class RunBlocks:
     def _run_provenance(self, source: str, root_url: str) -> str:
         body = _parse_body(source, "run-provenance")
         _need(body, "run-provenance", "run")
-        _allowed(body, "run-provenance", {"run"})
-        return render_provenance(self.load(body["run"]))
+        _allowed(body, "run-provenance", {"run", "device"})
+        return "\n".join(render_provenance(run) for run in self.variants(body))
 
     def _run_index(self, source: str, root_url: str) -> str:
         return render_run_index(self.results_dir, root_url, load=self.load)

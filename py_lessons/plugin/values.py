@@ -4,6 +4,7 @@
     {{ step:norm_clip(max_norm=2):coefficient | .3f }}  ... with other inputs
     {{ step:residual_chain:plain_product[2] | .3g }}     one entry of a list value ([-1]: the last)
     {{ run:train_deep:values.plain_final_loss | .3f | bn }}   a value from a gpu_runs result file
+    {{ run:lowbit_llm@cuda:values.nf4_peak_mib | .1f }}     ... from its CUDA variant (lowbit_llm.cuda.json)
 
 The format spec is Python's (optional); ``bn`` writes Bangla digits. Numbers go through the one
 formatter (py_lessons.runtime.numbers): typographic minus, ``3.59 × 10⁶`` for powers of ten, a
@@ -71,10 +72,13 @@ def _step_value(body: str):
 def _run_value(body: str, runs_dir: Path):
     from .runs import load_run, resolve  # imported only when a page quotes a run
 
-    match = _RUN.match(body)
+    # run:NAME@cuda:path reads the CUDA variant (NAME.cuda.json); plain run:NAME:path the CPU one
+    variant = re.match(r"^(?P<name>\w+)@(?P<device>\w+):(?P<path>\S+)$", body)
+    match = variant or _RUN.match(body)
     if not match:
-        raise ValueMacroError(f"cannot read {body!r}; write run:NAME:path.to.value")
-    return resolve(load_run(runs_dir, match["name"]), match["path"])
+        raise ValueMacroError(f"cannot read {body!r}; write run:NAME:path.to.value or run:NAME@cuda:path.to.value")
+    device = match["device"] if variant else "cpu"
+    return resolve(load_run(runs_dir, match["name"], device), match["path"])
 
 
 def expand(markdown: str, runs_dir: Path) -> str:
