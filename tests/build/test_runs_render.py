@@ -61,14 +61,14 @@ def test_table_has_bangla_headings_and_digits():
     assert heads == [c["bn"] for c in run["tables"]["final_table"]["columns"]]
     rows = [[td.text for td in tr.iter("td")] for tr in root.iter("tr")][1:]
     plain = next(r for r in rows if r[0] == "plain")
-    assert plain[1] == format(run["values"]["plain_final_loss"], ".4f").translate(BANGLA_DIGITS)
+    assert plain[1] == format(run["values"]["plain_final_loss_median"], ".4f").translate(BANGLA_DIGITS)
     numeric_cells = [c for r in rows for c in r[1:]]
     assert numeric_cells and not any(ch in "0123456789" for c in numeric_cells for ch in c)
 
 
 def test_table_column_subset_and_unknown_column():
     run = runs.load_run(RESULTS, "train_deep")
-    html = runs.render_table(run, "final_table", columns=["model", "val_acc"], caption="x")
+    html = runs.render_table(run, "final_table", columns=["model", "val_acc_median"], caption="x")
     assert html.count("</th>") == 2 and "<caption>x</caption>" in html
     with pytest.raises(runs.RunError, match="train_deep.*nope"):
         runs.render_table(run, "final_table", columns=["nope"])
@@ -78,9 +78,10 @@ def test_table_column_subset_and_unknown_column():
 
 def test_nan_and_inf_are_rendered_not_dropped():
     run = runs.load_run(RESULTS, "explode")
-    rows = run["tables"]["steps_table"]["rows"]
-    n_nan = sum(1 for r in rows for v in r.values() if isinstance(v, float) and math.isnan(v))
-    n_inf = sum(1 for r in rows for v in r.values() if isinstance(v, float) and math.isinf(v))
+    table = run["tables"]["steps_table"]
+    shown = [r[c["key"]] for r in table["rows"] for c in table["columns"] if c["key"] in r]  # what the page shows
+    n_nan = sum(1 for v in shown if isinstance(v, float) and math.isnan(v))
+    n_inf = sum(1 for v in shown if isinstance(v, float) and math.isinf(v))
     assert n_nan > 0
     html = runs.render_table(run, "steps_table")
     assert html.count(">NaN<") == n_nan
@@ -113,19 +114,19 @@ def test_provenance_line():
 def test_claims_that_hold_and_fail():
     run = runs.load_run(RESULTS, "train_deep")
     ln3 = math.log(3)
-    value = runs.check_claim(run, "values.plain_final_loss", approx=ln3, tol=0.01)
-    assert value == run["values"]["plain_final_loss"]
-    runs.check_claim(run, "tables.final_table.rows[model=plain].final_loss", approx=ln3, tol=0.01)
-    prenorm = run["values"]["prenorm_final_loss"]
+    value = runs.check_claim(run, "values.plain_final_loss_median", approx=ln3, tol=0.01)
+    assert value == run["values"]["plain_final_loss_median"]
+    runs.check_claim(run, "tables.final_table.rows[model=plain].final_loss_median", approx=ln3, tol=0.01)
+    prenorm = run["values"]["prenorm_final_loss_median"]
     with pytest.raises(runs.RunError) as err:
-        runs.check_claim(run, "values.prenorm_final_loss", approx=ln3, tol=0.01)
-    assert "values.prenorm_final_loss" in str(err.value) and repr(prenorm) in str(err.value)
+        runs.check_claim(run, "values.prenorm_final_loss_median", approx=ln3, tol=0.01)
+    assert "values.prenorm_final_loss_median" in str(err.value) and repr(prenorm) in str(err.value)
     with pytest.raises(runs.RunError, match="not found"):
         runs.check_claim(run, "values.no_such_value", gt=0)
     explode = runs.load_run(RESULTS, "explode")
-    runs.check_claim(explode, "values.none_final_loss", equals="NaN")
+    runs.check_claim(explode, "values.none_final_loss_median", equals="NaN")
     with pytest.raises(runs.RunError, match="NaN"):
-        runs.check_claim(explode, "values.none_final_loss", lt=10)
+        runs.check_claim(explode, "values.none_final_loss_median", lt=10)
 
 
 def test_run_index_lists_every_committed_run_and_links_its_lesson():
@@ -148,7 +149,7 @@ def test_blocks(tmp_path):
     assert 'data-run="train_deep"' in fmt("run-table", "run: train_deep\nkey: final_table\nbangla_digits: true\n")
     assert "<svg" in fmt("run-chart", "run: train_deep\nkey: loss_curves\n")
     assert "python -m gpu_runs" in fmt("run-provenance", "run: train_deep\n")
-    hidden = fmt("run-claim", "run: train_deep\npath: values.plain_gap_to_ln3\nlt: 0.01\n")
+    hidden = fmt("run-claim", "run: train_deep\npath: values.plain_gap_to_ln3_max\nlt: 0.01\n")
     assert " hidden " in hidden and 'data-component="run-claim"' in hidden
     assert 'href="../../lessons/vanishing-gradients/"' in fmt("run-index", "", "../../")
     with pytest.raises(runs.RunError, match="train_deep.*nope"):
@@ -156,7 +157,7 @@ def test_blocks(tmp_path):
     with pytest.raises(runs.RunError, match="missing.*key"):
         fmt("run-chart", "run: train_deep\n")
     with pytest.raises(runs.RunError, match="claim failed"):
-        fmt("run-claim", "run: train_deep\npath: values.plain_val_acc\ngt: 0.99\n")
+        fmt("run-claim", "run: train_deep\npath: values.plain_val_acc_median\ngt: 0.99\n")
     with pytest.raises(runs.RunError, match="'nosuchrun'"):
         fmt("run-provenance", "run: nosuchrun\n")
     with pytest.raises(runs.RunError, match="unknown option"):
@@ -206,8 +207,8 @@ def test_table_numbers_go_through_the_one_formatter():
 def test_claim_shown_uses_the_formatter():
     blocks = runs.RunBlocks(RESULTS)
     run = runs.load_run(RESULTS, "train_deep")
-    value = run["values"]["plain_final_loss"]
-    out = blocks.render("run-claim", "run: train_deep\npath: values.plain_final_loss\ngt: 0\nshow: true\n"
+    value = run["values"]["plain_final_loss_median"]
+    out = blocks.render("run-claim", "run: train_deep\npath: values.plain_final_loss_median\ngt: 0\nshow: true\n"
                                      "format: .3f\nbangla_digits: true\n")
     span = ET.fromstring(out)
     assert span.text == format(value, ".3f").translate(BANGLA_DIGITS) and span.get("hidden") is None
