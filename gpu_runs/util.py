@@ -149,3 +149,15 @@ def median_range(values: list[float]) -> tuple[float, float, float]:
 
 def ln(x: float) -> float:
     return math.log(x)
+
+
+def timing_columns(fmt: str = ".2f") -> list[tuple]:
+    """A timing table's batch-1 and full-test columns: median, min and max of each."""
+    return [
+        ("batch1_ms", "batch ১ (ms, median)", "batch 1 (ms, median)", fmt),
+        ("batch1_ms_min", "batch ১ সর্বনিম্ন", "batch 1 min", fmt),
+        ("batch1_ms_max", "batch ১ সর্বোচ্চ", "batch 1 max", fmt),
+        ("full_test_s", "পুরো test (s, median)", "full test (s, median)", fmt),
+        ("full_test_s_min", "পুরো test সর্বনিম্ন", "full test min", fmt),
+        ("full_test_s_max", "পুরো test সর্বোচ্চ", "full test max", fmt),
+    ]

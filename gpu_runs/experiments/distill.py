@@ -23,6 +23,7 @@ from gpu_runs.util import (
     seed_everything,
     state_dict_mib,
     time_interleaved,
+    timing_columns,
 )
 from py_lessons.runtime.numbers import format_number
 
@@ -241,12 +242,7 @@ def run(ctx) -> None:
         ("model", "মডেল", "model"),
         ("parameters", "Parameter", "parameters"),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
-        ("batch1_ms", "batch ১ (ms, median)", "batch 1 (ms, median)", ".3f"),
-        ("batch1_ms_min", "batch ১ সর্বনিম্ন", "batch 1 min", ".3f"),
-        ("batch1_ms_max", "batch ১ সর্বোচ্চ", "batch 1 max", ".3f"),
-        ("full_test_s", "পুরো test (s, median)", "full test (s, median)", ".3f"),
-        ("full_test_s_min", "পুরো test সর্বনিম্ন", "full test min", ".3f"),
-        ("full_test_s_max", "পুরো test সর্বোচ্চ", "full test max", ".3f"),
+        *timing_columns(".3f"),
     ], cost_rows)
     res.notes.append("The teacher is a small stand-in trained from scratch; its F1 is far below the seed "
                      "lesson's Bangla BERT, so the comparison is about the method, not about that model.")

@@ -14,7 +14,7 @@ from torch import nn
 
 from gpu_runs import provenance
 from gpu_runs.models import teacher as teacher_mod
-from gpu_runs.util import MIN_REPEATS, faster, fnum, state_dict_mib, time_interleaved
+from gpu_runs.util import MIN_REPEATS, faster, fnum, state_dict_mib, time_interleaved, timing_columns
 
 DEFAULT_SEEDS = [0]
 
@@ -174,12 +174,7 @@ def run(ctx) -> None:
     ], rows)
     res.table("timing_table", f"CPU timings, median and range over {repeats} interleaved rounds", [
         ("variant", "মডেল", "model"),
-        ("batch1_ms", "batch ১ (ms, median)", "batch 1 (ms, median)", ".2f"),
-        ("batch1_ms_min", "batch ১ সর্বনিম্ন", "batch 1 min", ".2f"),
-        ("batch1_ms_max", "batch ১ সর্বোচ্চ", "batch 1 max", ".2f"),
-        ("full_test_s", "পুরো test (s, median)", "full test (s, median)", ".2f"),
-        ("full_test_s_min", "পুরো test সর্বনিম্ন", "full test min", ".2f"),
-        ("full_test_s_max", "পুরো test সর্বোচ্চ", "full test max", ".2f"),
+        *timing_columns(),
         ("batch1_vs_fp32", "batch ১-এ fp32-এর চেয়ে দ্রুত?", "faster than fp32 at batch 1?"),
         ("full_vs_fp32", "পুরো test-এ fp32-এর চেয়ে দ্রুত?", "faster than fp32 on the full test?"),
     ], timing_rows)

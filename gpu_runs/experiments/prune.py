@@ -16,7 +16,7 @@ from torch.nn.utils import prune
 
 from gpu_runs.experiments.int8_dynamic import TIMING_NOTE, time_models
 from gpu_runs.models import teacher as teacher_mod
-from gpu_runs.util import MIN_REPEATS, faster, state_dict_mib
+from gpu_runs.util import MIN_REPEATS, faster, state_dict_mib, timing_columns
 
 DEFAULT_SEEDS = [0]
 UNSTRUCTURED = [p / 100 for p in (20, 40, 50, 60, 70, 80, 90)]   # share of weights set to zero
@@ -127,12 +127,7 @@ def run(ctx) -> None:
     res.table("timing_table", f"CPU timing: dense vs pruned (median, min and max over {repeats} interleaved rounds)", [
         ("model", "মডেল", "model"),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
-        ("batch1_ms", "batch ১ (ms, median)", "batch 1 (ms, median)", ".2f"),
-        ("batch1_ms_min", "batch ১ সর্বনিম্ন", "batch 1 min", ".2f"),
-        ("batch1_ms_max", "batch ১ সর্বোচ্চ", "batch 1 max", ".2f"),
-        ("full_test_s", "পুরো test (s, median)", "full test (s, median)", ".2f"),
-        ("full_test_s_min", "পুরো test সর্বনিম্ন", "full test min", ".2f"),
-        ("full_test_s_max", "পুরো test সর্বোচ্চ", "full test max", ".2f"),
+        *timing_columns(),
         ("macro_f1", "Macro-F1", "macro-F1", ".4f"),
     ], t_rows)
     res.notes.append(TIMING_NOTE.format(repeats=repeats, n_single=n_single))
