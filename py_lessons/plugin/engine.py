@@ -31,8 +31,7 @@ from .page import LessonError, PageModel, read_page
 from .precompress import precompress
 from .render import render_cell
 from .runner import PyodideRunner, RunnerError
-from .runs import NAMES as RUN_KINDS
-from .runs import RunBlocks, RunError
+from .runs import NAMES as RUN_KINDS, RunBlocks, RunError
 from .staging import StagingError, resolve_source, stage
 from .values import ValueMacroError, expand as expand_values
 from .vendor import VendorError, plot_fonts, write_vendor_assets

@@ -64,7 +64,7 @@ runs at build time and in the reader's Pyodide.
 
 from __future__ import annotations
 
-from py_lessons.runtime.steppers import InputSpec, Step, fmt, fmt_vec, stepper
+from py_lessons.runtime.steppers import InputSpec, Step, fmt, stepper
 
 
 @stepper(
@@ -79,7 +79,7 @@ def {function}(values):
         Step("যোগফল", " + ".join(fmt(v) for v in values), fmt(total), "সবগুলো সংখ্যা যোগ করুন।"),
         Step("ভাগ", f"{{fmt(total)}} / {{len(values)}}", fmt(mean), "যতগুলো সংখ্যা, ততটি দিয়ে ভাগ।"),
     ]
-    return steps, {{"values": list(values), "sum": total, "mean": mean, "shown": fmt_vec(values)}}
+    return steps, {{"sum": total, "mean": mean}}
 '''
 
 

@@ -3,6 +3,7 @@ import torch
 
 from gpu_runs.data import reviews
 from gpu_runs.models import teacher, tokenizers_bn
+from support.gpu_runs import save_tiny_bert
 
 
 def _corpus():
@@ -32,16 +33,8 @@ def test_unknown_share_detects_a_broken_vocabulary():
 
 
 def test_classifier_from_pretrained_roundtrip(tmp_path):
-    from transformers import BertConfig, BertForSequenceClassification
-
     data = _corpus()
-    tok = tokenizers_bn.wordpiece(data["train"]["text"], vocab_size=500)
-    torch.manual_seed(0)
-    model = BertForSequenceClassification(BertConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=1,
-                                                     num_attention_heads=2, intermediate_size=64, num_labels=3,
-                                                     max_position_embeddings=64))
-    model.save_pretrained(tmp_path)
-    tok.save_pretrained(tmp_path)
+    model, tok = save_tiny_bert(tmp_path, data, vocab_size=500)
     loaded, loaded_tok = teacher.load(str(tmp_path))
     texts = data["test"]["text"][:8]
     assert loaded_tok(texts)["input_ids"] == tok(texts)["input_ids"]

@@ -9,9 +9,9 @@ import torch
 from gpu_runs import jsonio, standins
 from gpu_runs.context import Context
 from gpu_runs.data import reviews
-from gpu_runs.models import causal_lm, teacher, tokenizers_bn
+from gpu_runs.models import causal_lm, teacher
 
-from support.gpu_runs import run_cli
+from support.gpu_runs import run_cli, save_tiny_bert
 
 
 @pytest.fixture
@@ -69,16 +69,7 @@ def test_teacher_records_training_and_hashes_and_states_a_torch_mismatch(cache, 
 
 
 def _save_tiny_bert(folder, name_or_path=None):
-    from transformers import BertConfig, BertForSequenceClassification
-
-    data = reviews.make_corpus(seed=3, n_train=300, n_val=20, n_test=20)
-    tok = tokenizers_bn.wordpiece(data["train"]["text"], vocab_size=400)
-    torch.manual_seed(0)
-    model = BertForSequenceClassification(BertConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=1,
-                                                     num_attention_heads=2, intermediate_size=64, num_labels=3,
-                                                     max_position_embeddings=64))
-    model.save_pretrained(folder)
-    tok.save_pretrained(folder)
+    save_tiny_bert(folder, reviews.make_corpus(seed=3, n_train=300, n_val=20, n_test=20), vocab_size=400)
     if name_or_path is not None:
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         config["_name_or_path"] = name_or_path

@@ -12,7 +12,8 @@ import hashlib
 from pathlib import Path
 from typing import Callable
 
-from ..page import Block, LessonError, PageModel
+from ..fences import read_fences
+from ..page import Block, LessonError, PageModel, page_slug
 from . import exercise, glossary, predict, progress, quiz, reveal, stepper
 from .common import ComponentError, relative_url
 from .math import MathRenderer, plain_toc_titles
@@ -115,9 +116,6 @@ class Components:
 def lessons_of(pages) -> list[dict]:
     """Every page with a ``complete`` block, in the order given: id, url, title.
     ``pages``: (src, url, markdown) triples."""
-    from ..fences import read_fences
-    from ..page import page_slug
-
     found = []
     for src, url, source in pages:
         blocks = [fence.body for fence in read_fences(source) if fence.name == "complete"]
