@@ -1,7 +1,9 @@
-"""Cell results cached on disk by a hash of everything that can change them.
+"""Cell results (and explorables' figures) cached on disk by a hash of everything that can change
+them.
 
 Key = code + the code of the earlier cells of its session + the staged runtime's key (Pyodide
 files, wheels, our runtime wheel, the runner). A rebuild re-runs only cells whose key changed.
+A figure's key is its call + its content module's source + the same runtime key.
 """
 
 from __future__ import annotations
@@ -16,6 +18,14 @@ FORMAT = 1
 
 def cell_key(code: str, session_history: list[str], runtime_key: str) -> str:
     payload = json.dumps({"format": FORMAT, "code": code, "before": session_history, "runtime": runtime_key})
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def call_key(module: str, function: str, kwargs: dict, content_sha: str, runtime_key: str) -> str:
+    """A call's result (an explorable's figure): the call, the author's module it runs (its
+    source's sha256) and the staged runtime's key."""
+    payload = json.dumps({"format": FORMAT, "call": [module, function, kwargs], "content": content_sha,
+                          "runtime": runtime_key}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
 

@@ -7,7 +7,9 @@
 Options: ``id`` (stable hook for tests; default ``<page>-<n>``), ``session`` (cells with the same
 name share one namespace; a page can put every cell in one session with ``cell_session: NAME``
 in its front matter), ``raises`` (the cell is meant to fail with this exception, or ``any``),
-``timeout`` (seconds a run may take). Fences may be indented (inside tabs or admonitions).
+``timeout`` (seconds a run may take), ``stdin`` (the lines ``input()`` reads at build, separated
+by ``|``: the build's output shows a sample conversation; in the page the reader types them).
+Fences may be indented (inside tabs or admonitions).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from dataclasses import dataclass, field
 from .fences import Fence, FenceError, of_kinds, read_fences
 
 FENCE_LANGUAGE = "pycell"
-KNOWN_OPTIONS = {"id", "session", "raises", "timeout"}
+KNOWN_OPTIONS = {"id", "session", "raises", "timeout", "stdin"}
+STDIN_SEPARATOR = "|"
 INDEX_OPTION = "cell"  # added by tag_cells so the renderer finds the cell this fence is
 
 _OPTION = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
@@ -38,7 +41,13 @@ class CellSpec:
     session: str | None = None
     raises: str | None = None
     timeout: float | None = None
+    stdin: list[str] = field(default_factory=list)
     options: dict = field(default_factory=dict)
+
+    @property
+    def run_identity(self) -> str:
+        """What decides the cell's build output: its code, and the lines input() is given."""
+        return self.code if not self.stdin else f"{self.code}\n# stdin: {self.stdin!r}"
 
 
 def parse_options(text: str, line: int) -> dict[str, str]:
@@ -77,7 +86,9 @@ def cell_specs(fences: list[Fence], page_slug: str, page_session: str | None = N
             raise CellSyntaxError(f"line {line}: timeout must be a number of seconds, not {timeout!r}") from None
         cells.append(CellSpec(index=index, code=fence.body, line=line, cell_id=cell_id,
                               session=options.get("session") or page_session, raises=options.get("raises"),
-                              timeout=timeout_value, options=options))
+                              timeout=timeout_value,
+                              stdin=options["stdin"].split(STDIN_SEPARATOR) if "stdin" in options else [],
+                              options=options))
     return cells
 
 

@@ -74,16 +74,24 @@ class PyodideRunner:
             raise RunnerError(f"answer out of order: {answer}")
         return answer
 
-    def run(self, code: str, session: str | None, figure_prefix: str, timeout: float) -> dict:
-        """Run one cell; returns ``{"items": [...], "result": {...}}``."""
-        answer = self._request({"type": "run", "code": code, "session": session, "figurePrefix": figure_prefix},
-                               timeout)
+    def run(self, code: str, session: str | None, figure_prefix: str, timeout: float,
+            stdin: list[str] | None = None) -> dict:
+        """Run one cell (``stdin``: the lines its input() reads); returns ``{"items": [...], "result": {...}}``."""
+        answer = self._request({"type": "run", "code": code, "session": session, "figurePrefix": figure_prefix,
+                                "stdin": list(stdin or [])}, timeout)
         return {"items": answer["items"], "result": answer["result"]}
 
     def check(self, code: str, checks: str, timeout: float) -> dict:
         """Check an exercise (py_lessons.runtime.checking): ``{"stage", "result"}``."""
         return self._request({"type": "check", "code": code, "checks": checks, "figurePrefix": "exercise"},
                              timeout)["result"]
+
+    def call(self, module: str, function: str, kwargs: dict, imports: str, timeout: float) -> dict:
+        """``module.function(**kwargs)`` through py_lessons.runtime.session.call, as the page's
+        worker calls it, once the packages ``imports`` (Python import lines) names are loaded:
+        ``{"ok": True, "value"}`` or ``{"ok": False, "error", "message"}``."""
+        return self._request({"type": "call", "module": module, "function": function, "kwargs": json.dumps(kwargs),
+                              "imports": imports}, timeout)["result"]
 
     def reset(self) -> None:
         if self._proc is not None:

@@ -27,7 +27,9 @@ PLOT_FONT = ("NotoSansBengali-Regular.ttf", "files/noto-sans-bengali-bengali-400
 
 # (npm package, folder inside it, folder under assets/vendor/): copied as they are.
 # KaTeX's stylesheet and fonts: formulas are rendered to HTML at build time (components/math.py).
-TREES = [("katex", "dist/fonts", "katex/fonts"), ("katex", "dist/katex.min.css", "katex/katex.min.css")]
+# DOMPurify's ES module (with its license): output.js sanitizes the worker's figures with it.
+TREES = [("katex", "dist/fonts", "katex/fonts"), ("katex", "dist/katex.min.css", "katex/katex.min.css"),
+         ("dompurify", "dist/purify.es.mjs", "dompurify/purify.es.mjs"), ("dompurify", "LICENSE", "dompurify/LICENSE")]
 
 
 class VendorError(RuntimeError):

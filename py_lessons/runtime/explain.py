@@ -22,8 +22,9 @@ def _missing_module(message: str) -> str:
     return match.group(1) if match else ""
 
 
-def explanation_key(error: str, message: str = "") -> str | None:
-    """Catalogue key (``explain.*``) for an error name and its message, or None."""
+def explanation_key(error: str, message: str = "", input_reason: str = "") -> str | None:
+    """Catalogue key (``explain.*``) for an error name and its message, or None; ``input_reason``:
+    why input() could not wait (execute.INPUT_*)."""
     if error in ("SyntaxError", "IndentationError", "TabError"):
         return "explain.SyntaxError"
     if error == "ValueError" and re.search(r"Maximum allowed dimension exceeded|array is too big", message):
@@ -38,7 +39,7 @@ def explanation_key(error: str, message: str = "") -> str | None:
             return "explain.ModuleNotFoundError.network"
         return "explain.ModuleNotFoundError"
     if error == "InputNotAvailable":
-        return "explain.input"
+        return {"reload": "explain.input.reload", "impossible": "explain.input.impossible"}.get(input_reason, "explain.input")
     if error in ("OSError", "URLError", "ConnectionError") and re.search(r"network|connect|urlopen|host", message, re.I):
         return "explain.network"
     if error in _SIMPLE:

@@ -29,6 +29,14 @@ svg.fonttype: none
 """
 
 _sessions: dict[str, dict] = {}
+# How input() reaches the reader in this Python (set once by the page's worker; the build has none).
+_keyboard: dict = {"read_line": None, "unavailable": execute.INPUT_NO_READER}
+
+
+def set_line_reader(read_line, unavailable: str = execute.INPUT_NO_READER) -> None:
+    """``read_line(prompt) -> str | None`` asks the reader for a line (None: the run was stopped),
+    or None with the reason input() cannot (``execute.INPUT_*``)."""
+    _keyboard.update(read_line=read_line, unavailable=unavailable)
 
 
 def configure() -> None:
@@ -106,13 +114,16 @@ def reset() -> None:
     _sessions.clear()
 
 
-def run(code: str, session: str | None, emit, figure_prefix: str = "fig") -> str:
-    """Run a cell; ``emit`` gets each item as a JSON string. Returns the result as JSON."""
+def run(code: str, session: str | None, emit, figure_prefix: str = "fig", stdin_json: str = "[]") -> str:
+    """Run a cell; ``emit`` gets each item as a JSON string; ``stdin_json``: lines input() reads
+    before asking the reader (a JSON list). Returns the result as JSON."""
     if session:
         namespace = _sessions.setdefault(session, execute.new_namespace())
     else:
         namespace = execute.new_namespace()
-    result = execute.run_cell(code, namespace, lambda item: emit(json.dumps(item)), figure_prefix=figure_prefix)
+    result = execute.run_cell(code, namespace, lambda item: emit(json.dumps(item)), figure_prefix=figure_prefix,
+                              stdin=json.loads(stdin_json), read_line=_keyboard["read_line"],
+                              input_unavailable=_keyboard["unavailable"])
     return json.dumps(result)
 
 
@@ -121,3 +132,14 @@ def check(code: str, checks: str, emit, figure_prefix: str = "exercise") -> str:
     as JSON strings. Returns ``{"stage", "result"}`` as JSON."""
     outcome = checking.check_exercise(code, checks, lambda item: emit(json.dumps(item)), figure_prefix)
     return json.dumps(outcome)
+
+
+def call(module: str, name: str, kwargs_json: str) -> str:
+    """Call ``module.name(**kwargs)`` (a stepper's run, an explorable's render) for the page's
+    worker and the build's runner alike. Returns ``{"ok": true, "value"}`` or ``{"ok": false,
+    "error", "message"}`` as JSON; the value must be JSON-ready."""
+    try:
+        value = getattr(importlib.import_module(module), name)(**json.loads(kwargs_json))
+        return json.dumps({"ok": True, "value": value})
+    except Exception as exc:  # noqa: BLE001 - reported to the caller, who shows the message
+        return json.dumps({"ok": False, "error": type(exc).__name__, "message": str(exc)})

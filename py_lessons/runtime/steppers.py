@@ -265,14 +265,25 @@ def milestones(n: int) -> list[int]:
 # Lesson content, found by convention
 # ---------------------------------------------------------------------------
 
-# Every ``steppers.py`` of a course becomes a module of this package: loaded from its file at
-# build time (load_content), installed from the runtime wheel in the reader's Pyodide.
+# Every ``steppers.py`` and ``explorables.py`` of a course becomes a module of this package:
+# loaded from its file at build time (load_content), installed from the runtime wheel in the
+# reader's Pyodide.
 CONTENT_PACKAGE = "py_lessons_content"
 
 
+def _forget(module: str) -> None:
+    """Drop the steppers and explorables that ``module`` registered."""
+    from .explorables import EXPLORABLES  # here, not at the top: explorables imports this module
+
+    for registry in (STEPPERS, EXPLORABLES):
+        for key in [k for k, d in registry.items() if d.func.__module__ == module]:
+            del registry[key]
+
+
 def load_content(modules: dict[str, str]) -> None:
-    """Load a course's stepper modules, ``{module name: file path}``, registering their steppers.
-    Loading a module again (a rebuild under ``mkdocs serve``) first forgets what it registered."""
+    """Load a course's content modules (steppers, explorables), ``{module name: file path}``,
+    registering what they define. Loading a module again (a rebuild under ``mkdocs serve``) first
+    forgets what it registered."""
     package = sys.modules.get(CONTENT_PACKAGE)
     if package is None:
         package = types.ModuleType(CONTENT_PACKAGE)
@@ -280,8 +291,7 @@ def load_content(modules: dict[str, str]) -> None:
         sys.modules[CONTENT_PACKAGE] = package
     for name, path in sorted(modules.items()):
         full = f"{CONTENT_PACKAGE}.{name}"
-        for key in [k for k, d in STEPPERS.items() if d.func.__module__ == full]:
-            del STEPPERS[key]
+        _forget(full)
         spec = importlib.util.spec_from_file_location(full, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[full] = module

@@ -73,3 +73,24 @@ def test_sys_exit_ends_the_run_without_breaking_python(page, site_url):
     assert output_snapshot(page, "demo-numpy") == [["stdout", "আগে\n"]]
     assert "sys.exit()" in cell(page, "demo-numpy").locator("[data-status]").inner_text()
     assert run_cell(page, "demo-streams") == "done"
+
+
+def test_messages_about_runs_not_in_flight_are_ignored(page, site_url):
+    """Python in the worker can post messages itself (``js.postMessage``): one that names no run,
+    or a run that is over, must neither write into a cell nor end the run in flight."""
+    open_demo(page, site_url)
+    replace_code(page, "demo-numpy", "\n".join([
+        "import js, time",
+        "post = js.eval(\"(text) => postMessage(JSON.parse(text))\")",
+        'post(\'{"type": "item", "item": {"type": "stdout", "text": "FORGED-NO-ID"}}\')',
+        'post(\'{"type": "item", "id": 0, "item": {"type": "stdout", "text": "FORGED-OLD-RUN"}}\')',
+        'post(\'{"type": "input", "prompt": "FORGED-INPUT"}\')',
+        'post(\'{"type": "done", "result": {"ok": true}, "seconds": 0}\')',
+        "time.sleep(0.3)  # the forged messages reach the page while this run is still in flight",
+        "print('real output')",
+    ]))
+    state = run_cell(page, "demo-numpy")
+    assert output_snapshot(page, "demo-numpy") == [["stdout", "real output\n"]]
+    assert state == "done"
+    assert not any("FORGED" in text for text in page.locator("[data-output]").all_inner_texts())
+    assert page.locator("[data-input]").count() == 0

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from support.a11y import serious_violations
 from support.browser import cell, component as comp, editor_text, replace_code, wait_enhanced
 from support.site import ROOT
 from py_lessons.runtime import steppers
@@ -265,7 +266,6 @@ def _pages(built_site):
 
 def test_axe_finds_no_serious_violations_on_any_page(page, site_url, built_site):
     """axe-core (npm, injected by the test only) on every whole page: theme, cells, components."""
-    axe = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
     problems = {}
     pages = _pages(built_site)
     assert len(pages) >= 8
@@ -273,10 +273,7 @@ def test_axe_finds_no_serious_violations_on_any_page(page, site_url, built_site)
         page.goto(site_url + path)
         page.wait_for_load_state("load")
         page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")
-        page.add_script_tag(content=axe)
-        result = page.evaluate("async () => (await axe.run(document)).violations"
-                               ".filter((v) => ['serious', 'critical'].includes(v.impact))"
-                               ".map((v) => [v.id, v.nodes.slice(0, 3).map((n) => n.target.join(' '))])")
+        result = serious_violations(page)
         if result:
             problems[path] = result
     assert not problems, problems

@@ -48,7 +48,7 @@ def test_service_worker_precaches_every_file_with_a_revision(built_site):
     import re
 
     sw = (built_site / "sw.js").read_text(encoding="utf-8")
-    listed = dict(re.findall(r'url:"([^"]+)",revision:"([^"]+)"', sw))
+    listed = {url: revision for revision, url in re.findall(r'\{"revision":"([^"]+)","url":"([^"]+)"\}', sw)}
     on_disk = {p.relative_to(built_site).as_posix() for p in built_site.rglob("*")
                if p.is_file() and p.suffix in {".html", ".js", ".css", ".wasm", ".whl", ".zip", ".json", ".woff2", ".ttf"}
                and p.name != "sw.js"}

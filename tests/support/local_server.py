@@ -29,6 +29,7 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
     }
 
     def send_head(self):
+        self.server.requested.append(self.path)
         path = self.translate_path(self.path)
         if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
             path = os.path.join(path, "index.html")
@@ -61,6 +62,10 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
+    """``requested``: every path asked for, in order (what a page still fetches from the host)."""
+
+    requested: list[str]
+
     def handle_error(self, request, client_address):
         pass  # a browser context closed mid-download (e.g. background caching) is not news
 
@@ -68,5 +73,6 @@ class QuietServer(http.server.ThreadingHTTPServer):
 def serve(folder: Path) -> tuple[QuietServer, str]:
     """Serve ``folder`` on a free loopback port in a daemon thread; returns (server, base URL)."""
     server = QuietServer(("127.0.0.1", 0), functools.partial(StaticHandler, directory=str(folder)))
+    server.requested = []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from py_lessons.runtime.execute import merge_items, run_cell
+from py_lessons.runtime.execute import failing_line, merge_items, new_namespace, run_cell
 
 
 def run(code, **kwargs):
@@ -41,7 +41,80 @@ def test_writes_are_batched_not_one_item_per_print():
 def test_input_explains_itself_instead_of_hanging():
     _, result = run("name = input('নাম? ')")
     assert result["error"] == "InputNotAvailable"
-    assert "put the value in the code" in result["message"]
+    assert "stdin=" in result["message"] and result["explain"] == "explain.input"
+    _, result = run("input()", input_unavailable="reload")
+    assert result["explain"] == "explain.input.reload"
+    _, result = run("input()", input_unavailable="impossible")
+    assert result["explain"] == "explain.input.impossible"
+
+
+def test_input_reads_given_lines_then_asks_the_reader_and_echoes_like_a_terminal():
+    asked = []
+
+    def keyboard(prompt):
+        asked.append(prompt)
+        return "৭"
+
+    code = "a = input('নাম? ')\nb = input('বয়স? ')\nprint(a, int(b) + 1)"
+    items, result = run(code, stdin=["রুমা"], read_line=keyboard)
+    assert result == {"ok": True}
+    assert asked == ["বয়স? "]  # the given line answered the first question
+    assert items == [{"type": "stdout", "text": "নাম? রুমা\nবয়স? ৭\nরুমা 8\n"}]
+
+
+def test_input_reaches_modules_the_cell_calls_and_is_restored_afterwards():
+    import builtins
+    before = builtins.input
+    items, result = run("import builtins\nprint(builtins.input('x? '))", stdin=["৪২"])
+    assert result == {"ok": True} and items[-1]["text"].endswith("৪২\n")
+    assert builtins.input is before
+
+
+def test_stop_while_input_waits_ends_the_run_with_keyboard_interrupt():
+    _, result = run("x = 1\nname = input('নাম? ')\nprint(name)", read_line=lambda prompt: None)
+    assert result["error"] == "KeyboardInterrupt" and result["line"] == 2
+
+
+def test_the_failing_line_of_the_cell_is_reported():
+    _, result = run("x = 1\n\ny = [x][3]")
+    assert result["line"] == 3
+    # an error inside a library call points at the cell line that called it
+    _, result = run("import json\nvalue = 2\njson.loads('{')")
+    assert result["error"] == "JSONDecodeError" and result["line"] == 3
+    # and inside the cell's own function, at the innermost line of the cell
+    _, result = run("def f(v):\n    return 1 / v\n\nf(0)")
+    assert result["line"] == 2
+
+
+def test_syntax_and_indentation_errors_report_their_line():
+    _, result = run("x = 1\nif x\n    pass")
+    assert result["error"] == "SyntaxError" and result["line"] == 2
+    _, result = run("x = 1\ny = 2\n  z = 3")
+    assert result["error"] == "IndentationError" and result["line"] == 3
+
+
+def test_an_error_in_a_function_of_an_earlier_cell_points_at_this_cells_call():
+    namespace = new_namespace()
+    assert run_cell("def f(v):\n    return 1 / v", namespace, lambda item: None) == {"ok": True}
+    result = run_cell("x = 5\ny = 6\nz = f(0)", namespace, lambda item: None)
+    assert result["error"] == "ZeroDivisionError" and result["line"] == 3
+
+
+def test_an_error_outside_the_cell_code_has_no_line():
+    try:
+        raise ValueError("not from a cell")
+    except ValueError as exc:
+        assert failing_line(exc, compile("x = 1", "<cell>", "exec")) is None
+    try:
+        compile("x = (", "<other>", "exec")
+    except SyntaxError as exc:
+        assert failing_line(exc) is None
+
+
+def test_input_tracebacks_show_only_the_cells_frames():
+    _, result = run("name = input('নাম? ')")
+    assert "execute.py" not in result["traceback"]
+    assert result["traceback"].endswith('InputNotAvailable: no line for input(): give the cell its lines with stdin="..."\n')
 
 
 def test_sys_exit_ends_the_run_quietly_unless_the_code_is_an_error():

@@ -1,8 +1,11 @@
 // One Pyodide Web Worker shared by every cell of the page, with a queue: one run at a time,
 // each output routed to the cell that asked. Stop uses Pyodide's interrupt buffer when the page
 // is cross-origin isolated (state survives); otherwise, or if Python does not answer within
-// a second, the worker is terminated and a fresh one started. Messages: see protocol.js.
-import { FROM_PYTHON, TO_PYTHON } from "./protocol.js";
+// a second, the worker is terminated and a fresh one started. input() waits for the reader on
+// shared memory, so it too needs isolation (which the service worker gives the site's pages).
+// Messages: see protocol.js.
+import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON } from "./protocol.js";
+import { offline } from "./site.js";
 
 const INTERRUPT_GRACE_MS = 1000;
 
@@ -16,14 +19,39 @@ export class PythonWorker {
   }
 
   spawn() {
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => this.receive({ type: FROM_PYTHON.FATAL, reason: event.message || "worker error" });
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker = worker;
+    // A replaced worker's last messages are not about anything the page still waits for.
+    worker.onmessage = ({ data }) => { if (worker === this.worker) this.receive(data); };
+    worker.onerror = (event) => {
+      if (worker === this.worker) this.receive({ type: FROM_PYTHON.FATAL, reason: event.message || "worker error" });
+    };
     this.interrupt = null;
+    this.inputLine = null;
     if (globalThis.crossOriginIsolated) {
       this.interrupt = new Int32Array(new SharedArrayBuffer(4));
-      this.worker.postMessage({ type: TO_PYTHON.INTERRUPT_BUFFER, buffer: this.interrupt });
+      this.inputLine = new SharedArrayBuffer(INPUT_LINE.BYTES);
+      this.worker.postMessage({ type: TO_PYTHON.SHARED_MEMORY, interrupt: this.interrupt, input: this.inputLine });
+    } else {
+      // Isolation comes with the service worker, from the next load on; it needs a secure context.
+      const later = offline && globalThis.isSecureContext && "serviceWorker" in navigator;
+      this.worker.postMessage({ type: TO_PYTHON.KEYBOARD, unavailable: later ? "reload" : "impossible" });
     }
+  }
+
+  /** Answer the running job's input(): `line` as typed (cut to the shared buffer's size). */
+  sendInput(id, line) {
+    if (!this.inputLine || this.current?.id !== id || !this.current.waitingForInput) return false;
+    this.current.waitingForInput = false;
+    const header = new Int32Array(this.inputLine, 0, 2);
+    // whole characters only: a line longer than the buffer is cut between characters, not inside one
+    const room = new Uint8Array(INPUT_LINE.BYTES - INPUT_LINE.HEADER_BYTES);
+    const { written } = new TextEncoder().encodeInto(line, room);
+    new Uint8Array(this.inputLine, INPUT_LINE.HEADER_BYTES).set(room.subarray(0, written));
+    Atomics.store(header, INPUT_LINE.LENGTH, written);
+    Atomics.store(header, INPUT_LINE.STATE, INPUT_LINE.SENT);
+    Atomics.notify(header, INPUT_LINE.STATE);
+    return true;
   }
 
   /** Start loading Pyodide and the packages the `codes` import (except `skip`) before any Run. */
@@ -33,7 +61,8 @@ export class PythonWorker {
   }
 
   /** Queue a job (a RunRequest by default; `request.type` may name another, see protocol.js);
-   * handlers: onStart(), onItem(item), onDone(result, seconds), onFatal(reason), onStopped(how). */
+   * handlers: onStart(), onItem(item), onInput(prompt), onDone(result, seconds), onFatal(reason),
+   * onStopped(how). */
   run(request, handlers) {
     const job = { id: this.nextId++, request, handlers };
     this.queue.push(job);
@@ -56,11 +85,15 @@ export class PythonWorker {
   receive(data) {
     if (data.type === FROM_PYTHON.PROGRESS) { this.onProgress?.(data, this.current); return; }
     const job = this.current;
-    if (!job || (data.id !== undefined && data.id !== job.id)) return;
+    if (!job) return;
+    // Only the run in flight is listened to: a message about any other (a stopped run's late
+    // output, a forged id) is ignored. A fatal error is about the worker itself.
+    if (data.id !== job.id && data.type !== FROM_PYTHON.FATAL) return;
     if (data.type === FROM_PYTHON.RUNNING) {
       job.running = true;
       if (job.orphaned) this.stop(job.id); // its page was left while Python was still loading
     } else if (data.type === FROM_PYTHON.ITEM) job.handlers.onItem?.(data.item);
+    else if (data.type === FROM_PYTHON.INPUT) { job.waitingForInput = true; job.handlers.onInput?.(data.prompt); }
     else if (data.type === FROM_PYTHON.DONE) this.finish(() => job.handlers.onDone?.(data.result, data.seconds));
     else if (data.type === FROM_PYTHON.FATAL) {
       // Pyodide cannot be trusted after a fatal error (e.g. memory exhausted): start afresh next run.
@@ -101,7 +134,9 @@ export class PythonWorker {
           if (ran && ran.error === "KeyboardInterrupt") { job.handlers.onStopped?.("interrupted", ran); resolve("interrupted"); }
           else { original?.(result, seconds); resolve("interrupted"); }
         };
-        this.interrupt[0] = 2; // SIGINT: Python raises KeyboardInterrupt at the next bytecode
+        Atomics.store(this.interrupt, 0, SIGINT); // Python raises KeyboardInterrupt at the next bytecode
+        job.waitingForInput = false;
+        Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE); // an input() wait ends now
         this.killTimer = setTimeout(restart, INTERRUPT_GRACE_MS);
       } else {
         restart();
@@ -139,9 +174,16 @@ export class PythonWorker {
     });
   }
 
-  /** Forget every named session's variables (the reader asked to start afresh). */
-  resetSessions() {
-    if (this.worker) this.worker.postMessage({ type: TO_PYTHON.RESET });
+  /** Restart Python for real: queued runs are dropped, the running one ends ("restarted"), and a
+   * fresh worker starts (warmed for `codes`, as at page load), without any variable, import or
+   * setting of the old one. */
+  restart(codes = [], skip = []) {
+    for (const job of this.queue.splice(0)) job.handlers.onStopped?.("dequeued");
+    const job = this.current;
+    this.worker?.terminate();
+    this.worker = null;
+    if (job) this.finish(() => job.handlers.onStopped?.("restarted"));
+    this.warm(codes, skip);
   }
 }
 

@@ -1,7 +1,7 @@
 // Web Worker that owns Pyodide, so a long-running cell never freezes the page. Messages: see
 // protocol.js. Start-up: python-start.js (shared with the build-time runner, so a reader's Run
 // and the page's build output come from the same code on the same files).
-import { FROM_PYTHON, TO_PYTHON } from "./protocol.js";
+import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON } from "./protocol.js";
 import { installFonts, readManifest, startRuntime } from "./python-start.js";
 import { saveSnapshotWhenIdle, startPython } from "./python-snapshot.js";
 import { pyodidePath } from "./site.js";
@@ -105,53 +105,87 @@ function skipIfCancelled(id) {
   return true;
 }
 
+// input(): Python blocks on shared memory until the page writes the reader's line (Atomics), so
+// input() stays an ordinary synchronous call. Without shared memory the runtime explains why not.
+let sharedMemory = null;            // {interrupt: Int32Array, input: SharedArrayBuffer}
+let keyboardUnavailable = "impossible";
+let keyboardReady = false;
+let jobInFlight = null;
+let jobStopped = false;   // Stop ended an input() of this job: any later input() ends at once
+let waitedMs = 0;         // the job's time spent waiting for the reader (not Python's time)
+
+function readLine(prompt) {
+  if (jobStopped) return null; // e.g. a bare `except:` around input() asked again after Stop
+  const header = new Int32Array(sharedMemory.input, 0, 2);
+  Atomics.store(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY);
+  postMessage({ type: FROM_PYTHON.INPUT, id: jobInFlight, prompt });
+  const began = performance.now();
+  // Stop writes SIGINT and wakes this wait (python-worker.js); the timeout is only a safety net
+  while (Atomics.load(header, INPUT_LINE.STATE) !== INPUT_LINE.SENT) {
+    if (Atomics.load(sharedMemory.interrupt, 0) === SIGINT) { // input() ends the run itself,
+      Atomics.store(sharedMemory.interrupt, 0, 0);           // so Python must not raise a second interrupt
+      jobStopped = true;
+      waitedMs += performance.now() - began;
+      return null;
+    }
+    Atomics.wait(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY, 250);
+  }
+  waitedMs += performance.now() - began;
+  const length = Atomics.load(header, INPUT_LINE.LENGTH);
+  const bytes = new Uint8Array(sharedMemory.input, INPUT_LINE.HEADER_BYTES, length).slice(); // TextDecoder refuses shared memory
+  Atomics.store(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY);
+  return new TextDecoder().decode(bytes);
+}
+
+function connectKeyboard() {
+  if (keyboardReady) return;
+  if (sharedMemory) session.set_line_reader(readLine);
+  else session.set_line_reader(null, keyboardUnavailable);
+  keyboardReady = true;
+}
+
 /** A run or an exercise check: Python streams the reader's output items as they come. */
-async function runJob({ id, code }, call) {
-  await loadPackagesFor([code]);
+async function runJob({ id, code, checks }, call) {
+  await loadPackagesFor(checks ? [code, checks] : [code]); // hidden checks may import what the code does not
   if (skipIfCancelled(id)) return;
+  jobInFlight = id;
+  jobStopped = false;
+  waitedMs = 0;
   postMessage({ type: FROM_PYTHON.RUNNING, id });
   const began = performance.now();
   const emit = (item) => postMessage({ type: FROM_PYTHON.ITEM, id, item: JSON.parse(item) });
   const result = JSON.parse(call(emit));
-  postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began) / 1000 });
+  postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began - waitedMs) / 1000 });
 }
 
-const run = (data) => runJob(data, (emit) => session.run(data.code, data.session ?? null, emit, data.figurePrefix ?? "fig"));
+const run = (data) => runJob(data, (emit) =>
+  session.run(data.code, data.session ?? null, emit, data.figurePrefix ?? "fig", JSON.stringify(data.stdin ?? [])));
 const check = (data) => runJob(data, (emit) => session.check(data.code, data.checks, emit, data.figurePrefix ?? "exercise"));
 
-const CALLER = `
-import importlib, json
-def _pathshala_call(module, name, kwargs):
-    try:
-        value = getattr(importlib.import_module(module), name)(**json.loads(kwargs))
-        return json.dumps({"ok": True, "value": value})
-    except Exception as exc:
-        return json.dumps({"ok": False, "error": type(exc).__name__, "message": str(exc)})
-_pathshala_call
-`;
-let caller = null;
-
-function call({ id, module, function: name, kwargs }) {
+/** A call of a py_lessons function (session.call: the build's runner calls the same one); the
+ * packages its `imports` lines name (matplotlib for an explorable, with its fonts) load first. */
+async function call({ id, module, function: name, kwargs, imports }) {
+  if (imports) await loadPackagesFor([imports]);
   if (skipIfCancelled(id)) return;
-  caller ??= pyodide.runPython(CALLER);
+  postMessage({ type: FROM_PYTHON.RUNNING, id });
   const began = performance.now();
-  const result = JSON.parse(caller(module, name, kwargs));
+  const result = JSON.parse(session.call(module, name, kwargs));
   postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began) / 1000 });
 }
 
-let interruptBuffer = null;
 onmessage = async ({ data }) => {
-  if (data.type === TO_PYTHON.INTERRUPT_BUFFER) { interruptBuffer = data.buffer; return; }
+  if (data.type === TO_PYTHON.SHARED_MEMORY) { sharedMemory = data; return; }
+  if (data.type === TO_PYTHON.KEYBOARD) { keyboardUnavailable = data.unavailable; return; }
   if (data.type === TO_PYTHON.CANCEL) { cancelled.add(data.id); return; }
   try {
     readyPromise ??= start();
     await readyPromise;
-    if (interruptBuffer) { pyodide.setInterruptBuffer(interruptBuffer); interruptBuffer[0] = 0; }
+    connectKeyboard();
+    if (sharedMemory) { pyodide.setInterruptBuffer(sharedMemory.interrupt); Atomics.store(sharedMemory.interrupt, 0, 0); }
     if (data.type === TO_PYTHON.RUN) await run(data);
     else if (data.type === TO_PYTHON.CHECK) await check(data);
     else if (data.type === TO_PYTHON.WARM) { await loadPackagesFor(data.codes, data.skip); preimport(data.codes); }
-    else if (data.type === TO_PYTHON.RESET) session.reset();
-    else if (data.type === TO_PYTHON.CALL) call(data);
+    else if (data.type === TO_PYTHON.CALL) await call(data);
   } catch (error) {
     postMessage({ type: FROM_PYTHON.FATAL, id: data.id, reason: String(error && error.message || error) });
   }

@@ -3,7 +3,12 @@
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 
-export { EditorView, basicSetup } from "codemirror";
+import { EditorView } from "codemirror";
+import { Decoration, GutterMarker, gutterLineClass } from "@codemirror/view";
+import { RangeSet, StateEffect, StateField } from "@codemirror/state";
+
+export { EditorView };
+export { basicSetup } from "codemirror";
 export { keymap } from "@codemirror/view";
 export { Prec } from "@codemirror/state";
 export { python } from "@codemirror/lang-python";
@@ -19,3 +24,39 @@ export const readableHighlighting = syntaxHighlighting(HighlightStyle.define([
   { tag: [tags.operator, tags.punctuation], color: "#37474f" },
   { tag: tags.className, color: "#8a4b00" },
 ]));
+
+// The failing line of a run: a line highlight (with a title) and a marked line number, set by
+// cells.js after an error (setErrorLine.of(lineNumber), or null to clear); an edit clears it,
+// since lines move.
+export const setErrorLine = StateEffect.define();
+
+class ErrorLineNumber extends GutterMarker {
+  get elementClass() { return "cm-error-line-number"; }
+}
+const errorLineNumber = new ErrorLineNumber();
+
+export function errorLine(label) {
+  const field = StateField.define({
+    create: () => null,
+    update(line, transaction) {
+      for (const effect of transaction.effects) if (effect.is(setErrorLine)) line = effect.value;
+      return transaction.docChanged ? null : line;
+    },
+  });
+  const lineStart = (state) => {
+    const line = state.field(field);
+    return line && line <= state.doc.lines ? state.doc.line(line).from : null;
+  };
+  return [
+    field,
+    EditorView.decorations.compute([field], (state) => {
+      const from = lineStart(state);
+      return from === null ? Decoration.none
+        : Decoration.set([Decoration.line({ class: "cm-error-line", attributes: { title: label } }).range(from)]);
+    }),
+    gutterLineClass.compute([field], (state) => {
+      const from = lineStart(state);
+      return from === null ? RangeSet.empty : RangeSet.of([errorLineNumber.range(from)]);
+    }),
+  ];
+}

@@ -1,28 +1,44 @@
-// Writes the site's service worker with Workbox (npm workbox-build): every file of the built site
-// is precached with a content revision, so after one visit the whole course, Pyodide and its
-// wheels included, works with the server gone. A new build changes revisions; the new worker
-// takes over at once and deletes the caches of older builds (no stale-cache trap).
+// Writes the site's service worker: frontend/service-worker.js (offline precache + cross-origin
+// isolation headers) bundled by esbuild with the Workbox modules it imports, then every file of
+// the built site listed in it with a content revision by workbox-build's injectManifest.
 //   node make_sw.mjs SITE_DIR CACHE_ID NODE_MODULES   (the plugin's npm packages: dependencies.py)
 import { createRequire } from "node:module";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const [siteDir, cacheId, nodeModules] = process.argv.slice(2);
-const { generateSW } = createRequire(path.resolve(nodeModules) + path.sep)("workbox-build");
-const { count, size, warnings } = await generateSW({
-  globDirectory: siteDir,
-  globPatterns: ["**/*.{html,js,mjs,css,json,wasm,whl,zip,woff,woff2,ttf,svg,png,ico,xml}"],
-  globIgnores: ["sw.js", "workbox-*.js", "**/*.map", "sitemap.xml*"],
-  swDest: `${siteDir}/sw.js`,
-  cacheId,
-  inlineWorkboxRuntime: true, // no workbox-sw fetched from a CDN
-  maximumFileSizeToCacheInBytes: 32 * 1024 * 1024, // pyodide.asm.wasm is about 10 MB
-  cleanupOutdatedCaches: true,
-  skipWaiting: true,
-  clientsClaim: true,
-  directoryIndex: "index.html",
-  ignoreURLParametersMatching: [/.*/],
-  mode: "production",
-  sourcemap: false,
-});
-for (const warning of warnings) console.error(warning);
-console.log(JSON.stringify({ count, size }));
+const requireThere = createRequire(path.resolve(nodeModules) + path.sep);
+const { injectManifest } = requireThere("workbox-build");
+const esbuild = requireThere("esbuild");
+const source = fileURLToPath(new URL("../frontend/service-worker.js", import.meta.url));
+
+const work = await mkdtemp(path.join(os.tmpdir(), "py-lessons-sw-"));
+try {
+  const bundled = path.join(work, "sw.js");
+  await esbuild.build({
+    entryPoints: [source],
+    bundle: true,
+    format: "iife",
+    minify: true,
+    legalComments: "none",
+    nodePaths: [path.resolve(nodeModules)],
+    // Workbox's development code is dropped; the cache names carry this site's id.
+    define: { "process.env.NODE_ENV": '"production"', CACHE_ID: JSON.stringify(cacheId) },
+    outfile: bundled,
+    logLevel: "error",
+  });
+  const { count, size, warnings } = await injectManifest({
+    swSrc: bundled,
+    swDest: `${siteDir}/sw.js`,
+    globDirectory: siteDir,
+    globPatterns: ["**/*.{html,js,mjs,css,json,webmanifest,wasm,whl,zip,woff,woff2,ttf,svg,png,ico,xml,ipynb,py}"],
+    globIgnores: ["sw.js", "workbox-*.js", "**/*.map", "sitemap.xml*"],
+    maximumFileSizeToCacheInBytes: 32 * 1024 * 1024, // pyodide.asm.wasm is about 10 MB
+  });
+  for (const warning of warnings) console.error(warning);
+  console.log(JSON.stringify({ count, size }));
+} finally {
+  await rm(work, { recursive: true, force: true });
+}

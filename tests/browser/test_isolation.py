@@ -1,0 +1,162 @@
+"""Cross-origin isolation on a host that sends no special headers: the site's service worker adds
+COOP/COEP to the site's own responses, so from the second load on Stop keeps variables (Pyodide's
+interrupt buffer) and input() waits for the reader. Where isolation is impossible (plain http on a
+name that is not localhost, made here with Chromium's --host-resolver-rules), input() says what
+to do instead."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import urllib.request
+
+import pytest
+
+from support.a11y import serious_violations
+from support.browser import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
+from support.local_server import CHROMIUM_ARGS, serve
+from support.site import ROOT
+from py_lessons.runtime.catalogue import t
+
+pytestmark = pytest.mark.browser
+
+GUIDE = "/guide/"
+
+
+@pytest.fixture()
+def plain_host(built_site):
+    """The built site on a static host with no COOP/COEP headers (checked, not assumed)."""
+    server, url = serve(built_site)
+    headers = urllib.request.urlopen(url + GUIDE).headers
+    assert headers.get("Cross-Origin-Opener-Policy") is None and headers.get("Cross-Origin-Embedder-Policy") is None
+    yield server, url
+    server.shutdown()
+    server.server_close()
+
+
+def fetched_from_host(server):
+    """What the page fetched from the host, apart from the browser's look for a newer sw.js."""
+    return [path for path in server.requested if path.split("?")[0] != "/sw.js"]
+
+
+def stdin_of(cell_id):
+    """The lines a guide cell's input() was given at build, from the lesson source itself."""
+    source = (ROOT / "site" / "guide" / "index.md").read_text(encoding="utf-8")
+    return re.search(rf'```pycell id="{cell_id}" stdin="([^"]*)"', source).group(1).split("|")
+
+
+def answer(page, cell_id, prompt, line, *, press_enter=True):
+    """Wait for input(prompt)'s field, type ``line`` and send it; wait until Python echoed it."""
+    form = cell(page, cell_id).locator("[data-input-form]")
+    form.locator("label", has_text=prompt).wait_for(timeout=90_000)
+    form.locator("[data-input]").fill(line)
+    if press_enter:
+        form.locator("[data-input]").press("Enter")
+    else:
+        form.locator('[data-action="send-input"]').click()
+    page.wait_for_function("([id, echo]) => document.querySelector(`[data-cell-id=\"${id}\"] [data-output]`)"
+                           ".textContent.includes(echo)", arg=[cell_id, f"{prompt} {line}\n"])
+
+
+def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(browser, plain_host):
+    server, url = plain_host
+    context = browser.new_context()  # service workers allowed
+    page = context.new_page()
+    page.goto(url + GUIDE)
+    wait_enhanced(page)
+    assert page.evaluate("crossOriginIsolated") is False
+    # first visit: input() cannot wait yet, and says so (reload once the offline copy is ready)
+    assert run_cell(page, "guide-input") == "error"
+    note = cell(page, "guide-input").locator('[data-note="explain"]')
+    assert note.get_attribute("data-explain") == "explain.input.reload"
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
+
+    server.requested.clear()
+    page.reload()
+    wait_enhanced(page)
+    assert page.evaluate("crossOriginIsolated") is True
+    page.wait_for_function("() => document.querySelector('[data-cell-id]') && performance.getEntriesByType('resource').length > 5")
+    # every file now comes from the precache, with the isolation headers: the host is not asked again
+    assert fetched_from_host(server) == [], server.requested
+
+    # input(): the reader answers with the lines the build was given (Enter once, the Send button
+    # once), and the page reproduces the build's output exactly
+    lines = stdin_of("guide-input")
+    built = output_snapshot(page, "guide-input")
+    cell(page, "guide-input").locator('[data-action="run"]').click()
+    field = cell(page, "guide-input").locator("[data-input]")
+    field.wait_for(state="visible", timeout=90_000)
+    assert field.evaluate("(el) => el === document.activeElement")  # the reader can type at once
+    assert serious_violations(page, "document.querySelector('[data-cell-id=\"guide-input\"]')") == []
+    answer(page, "guide-input", "আপনার নাম?", lines[0])
+    answer(page, "guide-input", "কত বার শুভেচ্ছা?", lines[1], press_enter=False)
+    assert wait_state(page, "guide-input") == "done"
+    assert output_snapshot(page, "guide-input") == built
+
+    # another answer, another conversation
+    cell(page, "guide-input").locator('[data-action="run"]').click()
+    answer(page, "guide-input", "আপনার নাম?", "করিম")
+    answer(page, "guide-input", "কত বার শুভেচ্ছা?", "২")
+    assert wait_state(page, "guide-input") == "done"
+    printed = cell(page, "guide-input").locator("[data-output]").inner_text()
+    expected = "আপনার নাম? করিম\nকত বার শুভেচ্ছা? ২\n" + "স্বাগতম, করিম!\n" * 2
+    assert printed.strip("\n") == expected.strip("\n")
+
+    # Stop while input() waits ends the run; Python is not restarted
+    cell(page, "guide-input").locator('[data-action="run"]').click()
+    field.wait_for(state="visible", timeout=30_000)
+    cell(page, "guide-input").locator('[data-action="stop"]').click()
+    assert wait_state(page, "guide-input", states=("error",), timeout=5_000) == "error"
+    assert cell(page, "guide-input").locator("[data-input]").count() == 0
+    assert cell(page, "guide-input").locator("[data-status]").inner_text() == t("cell.state.stopped")
+
+    # Stop interrupts a busy loop and the session keeps its variables
+    replace_code(page, "guide-session-first", "total = 41\nwhile True:\n    pass")
+    cell(page, "guide-session-first").locator('[data-action="run"]').click()
+    wait_state(page, "guide-session-first", states=("running",))
+    page.wait_for_timeout(300)
+    cell(page, "guide-session-first").locator('[data-action="stop"]').click()
+    assert wait_state(page, "guide-session-first", states=("error",), timeout=5_000) == "error"
+    assert cell(page, "guide-session-first").locator("[data-status]").inner_text() == t("cell.state.stopped")
+    assert "KeyboardInterrupt" in cell(page, "guide-session-first").locator("[data-output]").inner_text()
+    replace_code(page, "guide-session-second", "print(total + 1)")
+    assert run_cell(page, "guide-session-second") == "done"
+    assert cell(page, "guide-session-second").locator("[data-output]").inner_text().strip() == "42"
+
+    # Restart Python (isolated or not, a fresh worker): the variable is gone
+    page.locator('[data-page-controls] [data-action="restart"]').click()
+    assert run_cell(page, "guide-session-second") == "error"
+    assert "NameError" in cell(page, "guide-session-second").locator("[data-output]").inner_text()
+    assert fetched_from_host(server) == [], server.requested  # the new worker started from the precache too
+
+    # an author's time limit counts Python's time, not the reader's typing
+    replace_code(page, "guide-session-first", "import time\nname = input('নাম? ')\nprint(name)")
+    page.evaluate("document.querySelector('[data-cell-id=\"guide-session-first\"]').dataset.timeout = '2'")
+    cell(page, "guide-session-first").locator('[data-action="run"]').click()
+    cell(page, "guide-session-first").locator("[data-input]").wait_for(timeout=30_000)
+    page.wait_for_timeout(3_000)  # longer than the limit, spent by the reader
+    answer(page, "guide-session-first", "নাম?", "ধীরে")
+    assert wait_state(page, "guide-session-first") == "done"
+    assert float(cell(page, "guide-session-first").get_attribute("data-run-ms")) < 3_000  # the wait is not counted
+    context.close()
+
+
+def test_on_an_insecure_lan_style_origin_input_explains_what_to_do(browser, plain_host):
+    """http on a name that is not localhost is not a secure context: no service worker, so no
+    isolation, ever. The name is mapped to 127.0.0.1 by Chromium itself."""
+    port = plain_host[1].rsplit(":", 1)[1]
+    lan = browser.browser_type.launch(executable_path=shutil.which("chromium"),
+                                      args=CHROMIUM_ARGS + ["--host-resolver-rules=MAP classroom.test 127.0.0.1"])
+    try:
+        page = lan.new_page()
+        page.goto(f"http://classroom.test:{port}/demo/")
+        wait_enhanced(page)
+        assert page.evaluate("isSecureContext") is False
+        replace_code(page, "demo-streams", "name = input('নাম? ')")
+        assert run_cell(page, "demo-streams") == "error"
+        note = cell(page, "demo-streams").locator('[data-note="explain"]')
+        assert note.get_attribute("data-explain") == "explain.input.impossible"
+        assert note.inner_text().endswith(t("explain.input.impossible"))
+    finally:
+        lan.close()
