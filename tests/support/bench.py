@@ -1,6 +1,7 @@
 """Benchmark of the reader's experience; prints JSON (numbers, never pass/fail).
 
     ./pathshala bench [--repeat 3]
+    ./pathshala bench --load          the classroom load test instead (support/load.py)
 
 Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
 with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches):
@@ -14,6 +15,9 @@ with the build's gzip copies), medians over --repeat fresh browser contexts (emp
   bytes                  transferred before the first NumPy output (a NumPy-only page), and
                          before any Run (the page itself)
   start-up phases        from the worker's performance marks (worker.js), ms after page open
+  explorable_update_ms   for every explorable figure of the site, once Python is warm: a slider
+                         moved with the keyboard -> the new figure in the page (its data-update-ms,
+                         debounce included), and the part of it Python took (data-python-ms)
 and the same cells in CPython for ratios.
 """
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -30,6 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .load import classroom_load
 from .local_server import CHROMIUM_ARGS, serve
 from .worker_probe import python_workers, wait_for_mark
 
@@ -171,9 +177,47 @@ def _cpython_seconds(site_md: Path, cell_id: str):
     return float(done.stdout.strip()) if done.returncode == 0 else None
 
 
+def _explorables(site: Path) -> list[tuple[str, str]]:
+    """(page path, explorable id) of every explorable figure on the built site."""
+    found = []
+    for html in sorted(site.rglob("index.html")):
+        if "pyodide" in html.parts:
+            continue
+        folder = html.parent.relative_to(site).as_posix()
+        path = "/" if folder == "." else f"/{folder}/"
+        found += [(path, eid) for eid in re.findall(r'data-component="explorable" data-id="([^"]+)"',
+                                                        html.read_text(encoding="utf-8"))]
+    return found
+
+
+def _explorable_updates(browser, url, path, explorable_id, changes=6):
+    """[(ms from a slider's change to its new figure, ms of it in Python)] for ``changes`` moves of
+    the explorable's first slider (alternately up and down), after one move that warmed Python."""
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    root_selector = f'[data-component="explorable"][data-id="{explorable_id}"]'
+    page.goto(url + path, wait_until="load")
+    page.wait_for_selector(root_selector + "[data-enhanced]")
+    root = page.locator(root_selector)
+    slider = root.locator("input[data-param]").first
+    at_top = slider.evaluate("(input) => Number(input.value) >= Number(input.max)")
+    keys = ["ArrowLeft", "ArrowRight"] if at_top else ["ArrowRight", "ArrowLeft"]
+    slider.focus()
+    measured = []
+    for n in range(changes + 1):
+        page.keyboard.press(keys[n % 2])
+        page.wait_for_function("([el, n]) => el.dataset.computations === String(n) && el.dataset.state !== 'computing'",
+                               arg=[root.element_handle(), n + 1], timeout=120_000)
+        if n:  # the first one loaded Python and matplotlib
+            measured.append((float(root.get_attribute("data-update-ms")), float(root.get_attribute("data-python-ms"))))
+    context.close()
+    return measured
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--load", action="store_true", help="run the classroom load test on the host instead")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -181,6 +225,10 @@ def main(argv=None) -> None:
     site = Path(tempfile.mkdtemp(prefix="pathshala-bench-"))
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)], cwd=ROOT, check=True,
                    env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    if args.load:
+        print(json.dumps({"classroom_load": classroom_load(site)}, indent=1, ensure_ascii=False))
+        shutil.rmtree(site, ignore_errors=True)
+        return
     server, url = serve(site)
     runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "next_lesson_page_swap_ms": [],
             "next_lesson_cell_python_ms": [], "revisit_s": [],
@@ -189,6 +237,8 @@ def main(argv=None) -> None:
     phases: dict[str, list[float]] = {}
     revisits = []
     phases_revisit: dict[str, list[float]] = {}
+    explorable_ms: dict[str, list[float]] = {}
+    explorable_python_ms: dict[str, list[float]] = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         for _ in range(args.repeat):
@@ -216,6 +266,10 @@ def main(argv=None) -> None:
             plot_run, context, _ = _cold_run(browser, url, PLOT_CELL)
             runs["first_plot_s"].append(plot_run["seconds"])
             context.close()
+            for path, explorable_id in _explorables(site):
+                for wall, python in _explorable_updates(browser, url, path, explorable_id):
+                    explorable_ms.setdefault(f"{path}#{explorable_id}", []).append(wall)
+                    explorable_python_ms.setdefault(f"{path}#{explorable_id}", []).append(python)
         browser.close()
     server.shutdown()
     shutil.rmtree(site, ignore_errors=True)
@@ -229,6 +283,9 @@ def main(argv=None) -> None:
                       "revisit_phases_ms": {k: round(statistics.median(v)) for k, v in phases_revisit.items()},
                       "runs": {k: [round(v, 3) for v in vals] for k, vals in runs.items()},
                       "revisits_served_by": revisits,
+                      "explorable_update_ms": {k: round(statistics.median(v)) for k, v in explorable_ms.items()},
+                      "explorable_update_python_ms": {k: round(statistics.median(v))
+                                                      for k, v in explorable_python_ms.items()},
                       "cpython_seconds": cpython, "repeat": args.repeat, "cpu_count": os.cpu_count(),
                       "load_average": os.getloadavg()}, indent=1))
 

@@ -1,0 +1,120 @@
+"""The built course served by the classroom host (`./pathshala host`, py_lessons.host) in its own
+process: production headers on the real site, a page cross-origin isolated from its first load
+(no service worker needed) whose Stop keeps variables, and, on a LAN-style origin (plain http,
+not localhost: a made-up name that Chromium maps to 127.0.0.1), the Bangla notice of what such an
+address lacks, while cells still run. Traffic to 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import shutil
+
+import pytest
+
+from py_lessons.runtime.catalogue import t
+from support.a11y import serious_violations
+from support.browser import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
+from support.host import start_host, stop_host
+from support.local_server import CHROMIUM_ARGS
+
+pytestmark = pytest.mark.browser
+
+LAN_NAME = "classroom.test"
+NOTICE = "[data-lan-notice]"
+
+
+@pytest.fixture(scope="module")
+def host(built_site):
+    process, url = start_host(built_site)
+    yield url
+    stop_host(process)
+
+
+def get(url, path, headers=None):
+    connection = http.client.HTTPConnection(url.removeprefix("http://"), timeout=60)
+    try:
+        connection.request("GET", path, headers=headers or {})
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()
+
+
+def test_the_host_sends_the_course_production_style(host, built_site):
+    status, headers, body = get(host, "/guide/", {"Accept-Encoding": "gzip, deflate, br"})
+    assert status == 200 and gzip.decompress(body) == (built_site / "guide" / "index.html").read_bytes()
+    assert headers["content-encoding"] == "gzip" and headers["content-type"] == "text/html; charset=utf-8"
+    assert headers["cross-origin-opener-policy"] == "same-origin"
+    assert headers["cross-origin-embedder-policy"] == "require-corp"
+    assert headers["cross-origin-resource-policy"] == "same-origin"
+    assert headers["cache-control"] == "no-cache"
+    assert get(host, "/guide/", {"Accept-Encoding": "gzip", "If-None-Match": headers["etag"]})[0] == 304
+
+    wasm = (built_site / "pyodide" / "pyodide.asm.wasm").read_bytes()
+    status, headers, body = get(host, "/pyodide/pyodide.asm.wasm", {"Range": "bytes=4096-8191"})
+    assert status == 206 and body == wasm[4096:8192] and headers["content-range"] == f"bytes 4096-8191/{len(wasm)}"
+    status, headers, body = get(host, "/pyodide/pyodide.asm.wasm", {"Accept-Encoding": "gzip"})
+    assert headers["content-type"] == "application/wasm" and gzip.decompress(body) == wasm
+
+    # kept for a year: only names with a content hash; the service worker and the course's own
+    # runtime wheel (same name on every build) are revalidated
+    [bundle] = (built_site / "assets" / "javascripts").glob("bundle.*.min.js")
+    assert "immutable" in get(host, f"/assets/javascripts/{bundle.name}")[1]["cache-control"]
+    [runtime] = (built_site / "pyodide").glob("py_lessons-*.whl")
+    for path in ("/sw.js", f"/pyodide/{runtime.name}", "/assets/pathshala/site.js"):
+        assert get(host, path)[1]["cache-control"] == "no-cache", path
+
+
+def test_isolated_from_the_first_load_so_stop_keeps_variables(browser, host):
+    context = browser.new_context(service_workers="block")  # the host's headers alone
+    page = context.new_page()
+    page.goto(host + "/guide/")
+    wait_enhanced(page)
+    assert page.evaluate("crossOriginIsolated") is True
+    assert page.locator(NOTICE).count() == 0  # 127.0.0.1 is a secure context: nothing to say
+
+    replace_code(page, "guide-session-first", "total = 41")
+    assert run_cell(page, "guide-session-first") == "done"  # Python has loaded: a Stop now meets the loop
+    replace_code(page, "guide-session-first", "while True:\n    pass")
+    cell(page, "guide-session-first").locator('[data-action="run"]').click()
+    wait_state(page, "guide-session-first", states=("running",))
+    page.wait_for_timeout(300)
+    cell(page, "guide-session-first").locator('[data-action="stop"]').click()
+    assert wait_state(page, "guide-session-first", states=("error",), timeout=5_000) == "error"
+    assert cell(page, "guide-session-first").locator("[data-status]").inner_text() == t("cell.state.stopped")
+    replace_code(page, "guide-session-second", "print(total + 1)")
+    assert run_cell(page, "guide-session-second") == "done"
+    assert cell(page, "guide-session-second").locator("[data-output]").inner_text().strip() == "42"
+    context.close()
+
+
+def test_on_a_lan_style_origin_the_page_says_what_is_missing_and_cells_still_run(browser, host):
+    port = host.rsplit(":", 1)[1]
+    lan = browser.browser_type.launch(executable_path=shutil.which("chromium"),
+                                      args=CHROMIUM_ARGS + [f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"])
+    try:
+        page = lan.new_page(viewport={"width": 360, "height": 800})
+        page.goto(f"http://{LAN_NAME}:{port}/demo/")
+        wait_enhanced(page)
+        assert page.evaluate("[isSecureContext, crossOriginIsolated]") == [False, False]
+        notice = page.locator(NOTICE)
+        expected = " ".join(t(key) for key in ("host.insecure.works", "host.insecure.offline", "host.insecure.python",
+                                               "host.insecure.todo"))
+        page.wait_for_function("(text) => document.querySelector('[data-lan-notice] [role=status]')"
+                               "?.textContent === text", arg=expected)
+        assert notice.is_visible() and notice.get_attribute("aria-label") == t("host.insecure.label")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert serious_violations(page) == []
+
+        built = output_snapshot(page, "demo-numpy")
+        assert run_cell(page, "demo-numpy") == "done"
+        assert output_snapshot(page, "demo-numpy") == built
+
+        notice.locator('[data-action="dismiss-lan-notice"]').click()
+        assert notice.count() == 0
+        page.reload()  # dismissed for the rest of the visit
+        wait_enhanced(page)
+        assert page.locator(NOTICE).count() == 0
+    finally:
+        lan.close()
