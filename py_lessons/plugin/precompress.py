@@ -13,7 +13,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".wasm", ".ttf", ".txt"}
+COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".wasm", ".ttf", ".txt", ".ipynb", ".py"}
 MIN_BYTES = 1024  # below this the header overhead eats the gain
 MAX_RATIO = 0.9   # keep a copy only when it saves at least a tenth
 
