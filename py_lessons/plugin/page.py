@@ -1,6 +1,7 @@
-"""The page model: a lesson page's Markdown read once into its cells, component blocks and run
-blocks, each with its source line. Every later step (running cells, checking exercises, quoting
-values, rendering fences) reads this object; nothing reads the Markdown again.
+"""The page model: a lesson page's Markdown read once into its cells, component blocks, run
+blocks and cell claims, each with its source line. Every later step (running cells, checking
+exercises, quoting values, rendering fences) reads this object; nothing reads the Markdown again
+(except to fill in the cell macros once the cells have run: then it is read once more).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Callable
 
+from . import cell_claims
 from .cells import CellSpec, CellSyntaxError, cell_specs, tag_cells
 from .fences import Fence, FenceError, of_kinds, read_fences
 
@@ -41,6 +43,7 @@ class PageModel:
     components: list[Block]
     runs: list[Block]
     results: dict[int, dict] = field(default_factory=dict)  # cell index -> build result
+    claims: list[Block] = field(default_factory=list)        # cell-claim blocks (cell_claims.py)
 
     @property
     def root_url(self) -> str:
@@ -55,7 +58,7 @@ class PageModel:
 
     def block(self, kind: str, body: str) -> Block | None:
         key = (kind, body.strip())
-        return next((b for b in (*self.components, *self.runs) if b.key == key), None)
+        return next((b for b in (*self.components, *self.runs, *self.claims) if b.key == key), None)
 
     def tagged_markdown(self, markdown: str) -> str:
         return tag_cells(markdown, self.cells)
@@ -77,6 +80,7 @@ def read_page(markdown: str, src: str, url: str, *, page_session: str | None,
         cells = cell_specs(fences, slug, page_session)
         component_fences = of_kinds(fences, set(parsers))
         run_fences = of_kinds(fences, set(run_kinds))
+        claim_fences = of_kinds(fences, {cell_claims.KIND})
     except (CellSyntaxError, FenceError) as exc:
         raise LessonError(f"{src}: {exc}") from exc
     components = []
@@ -93,4 +97,10 @@ def read_page(markdown: str, src: str, url: str, *, page_session: str | None,
             seen[cid] = fence.line
         components.append(Block(fence.name, fence.line, fence.body, parsed))
     runs = [Block(fence.name, fence.line, fence.body) for fence in run_fences]
-    return PageModel(src, url, slug, fences, cells, components, runs)
+    claims = []
+    for fence in claim_fences:
+        try:
+            claims.append(Block(fence.name, fence.line, fence.body, cell_claims.parse(fence.body)))
+        except ValueError as exc:
+            raise LessonError(f"{src}:{fence.line}: {cell_claims.KIND}: {exc}") from exc
+    return PageModel(src, url, slug, fences, cells, components, runs, claims=claims)

@@ -5,8 +5,15 @@
     {{ step:residual_chain:plain_product[2] | .3g }}     one entry of a list value ([-1]: the last)
     {{ run:train_deep:values.plain_final_loss | .3f | bn }}   a value from a gpu_runs result file
     {{ run:lowbit_llm@cuda:values.nf4_peak_mib | .1f }}     ... from its CUDA variant (lowbit_llm.cuda.json)
+    {{ cell:opt-bumpy:number[-1] | .3g | bn }}           the last number a cell of this page printed
+    {{ cell:opt-bumpy:line[0] }}                         ... the first line it printed, as text
+    {{ cell:opt-bumpy:value(w * 2) | .2f }}              ... an expression in its namespace after it ran
 
-The format spec is Python's (optional); ``bn`` writes Bangla digits. Numbers go through the one
+``step`` and ``run`` macros are filled in before the page is read; ``cell`` macros once its cells
+have run (selectors: cell_output.py), in the prose and in component blocks, never in code (a fence
+or inline code shows a macro as written). An expression may not contain ``|``, ``{`` or ``}``.
+
+The format spec is Python's (optional; numbers only); ``bn`` writes Bangla digits. Numbers go through the one
 formatter (py_lessons.runtime.numbers): typographic minus, ``3.59 × 10⁶`` for powers of ten, a
 ``,`` in the spec groups the Indian way. A value that cannot be
 found fails the build with the page, the line and the reason.
@@ -15,21 +22,27 @@ found fails the build with the page, the line and the reason.
 from __future__ import annotations
 
 import ast
+import html
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from ..runtime import steppers
-from ..runtime.numbers import format_number
+from ..runtime.numbers import bn_digits, format_number
+from .cell_output import SelectorError, is_number, parse_selector, select
+from .prose import line_of, outside_code
 
 _MACRO = re.compile(r"\{\{\s*(?P<kind>run|step):(?P<body>[^{}|]+?)\s*(?:\|(?P<opts>[^{}]*?))?\s*\}\}")
 _STEP = re.compile(r"^(?P<name>\w+)(?:\((?P<args>[^)]*)\))?:(?P<key>\w+(?:\[-?\d+\])*(?:\.\w+(?:\[-?\d+\])*)*)$")
 _KEY_PART = re.compile(r"^(?P<field>\w+)(?P<indices>(?:\[-?\d+\])*)$")
 _RUN = re.compile(r"^(?P<name>\w+):(?P<path>\S+)$")
+_CELL_MACRO = re.compile(r"\{\{\s*cell:(?P<body>[^{}]*?)\s*\}\}")
 
 
 class ValueMacroError(ValueError):
-    pass
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line  # set by cell macros, whose message leaves the page and line to the caller
 
 
 def _stepper_args(text: str | None) -> dict:
@@ -86,14 +99,73 @@ def expand(markdown: str, runs_dir: Path) -> str:
 
     def replace(match: re.Match) -> str:
         line = markdown.count("\n", 0, match.start()) + 1
-        opts = [part.strip() for part in (match["opts"] or "").split("|") if part.strip()]
-        bangla = "bn" in opts
-        specs = [part for part in opts if part != "bn"]
+        spec, bangla = _options(match["opts"])
         try:
             body = match["body"].strip()
             value = _step_value(body) if match["kind"] == "step" else _run_value(body, runs_dir)
-            return format_number(value, specs[0] if specs else "", bangla=bangla, prose=True)
+            return format_number(value, spec, bangla=bangla, prose=True)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a build error with the line
             raise ValueMacroError(f"line {line}: {match.group(0)}: {exc}") from exc
 
     return _MACRO.sub(replace, markdown)
+
+
+def _options(text: str | None) -> tuple[str, bool]:
+    """``| .3g | bn``: the format spec (or "") and whether to write Bangla digits."""
+    opts = [part.strip() for part in (text or "").split("|") if part.strip()]
+    specs = [part for part in opts if part != "bn"]
+    return (specs[0] if specs else ""), "bn" in opts
+
+
+# -- {{ cell:ID:SELECTOR | FORMAT | bn }}: what a cell of the page printed or computed --------------
+def _cell_macros(markdown: str, fences, component_kinds):
+    """(match, line, cell id, selector, options text) of every cell macro outside code."""
+    text = outside_code(markdown, fences, component_kinds)
+    for match in _CELL_MACRO.finditer(text):
+        line = line_of(text, match.start())
+        target, _, opts = match["body"].partition("|")
+        cell_id, _, selector = target.partition(":")
+        try:
+            if not selector.strip():
+                raise SelectorError("write {{ cell:ID:SELECTOR }} with number[k], line[k] or value(EXPR)")
+            parsed = parse_selector(selector)
+        except SelectorError as exc:
+            raise ValueMacroError(f"{match.group(0)}: {exc}", line) from None
+        yield match, line, cell_id.strip(), parsed, opts
+
+
+def cell_requests(markdown: str, fences, component_kinds) -> list[tuple[str, str]]:
+    """(cell id, expression) of every value(EXPR) the page's cell macros quote: the build
+    evaluates them right after their cell runs. Malformed macros fail here, before any cell runs."""
+    return [(cell_id, selector.expr) for _, _, cell_id, selector, _ in _cell_macros(markdown, fences, component_kinds)
+            if selector.kind == "value"]
+
+
+def expand_cells(markdown: str, fences, component_kinds, outputs: dict[str, dict]) -> str:
+    """Fill in every cell macro from ``outputs`` (cell id -> build result); errors name the line
+    and quote what the cell printed."""
+    pieces, cursor = [], 0
+    for match, line, cell_id, selector, opts in _cell_macros(markdown, fences, component_kinds):
+        try:
+            if cell_id not in outputs:
+                raise SelectorError(f"there is no pycell with id {cell_id!r} on this page "
+                                    f"(cells here: {', '.join(sorted(outputs)) or 'none'})")
+            shown = _quoted(select(outputs[cell_id], selector, cell_id), selector, *_options(opts))
+        except ValueError as exc:  # a selector that finds nothing, or a format spec Python rejects
+            raise ValueMacroError(f"{match.group(0)}: {exc}", line) from None
+        pieces += [markdown[cursor:match.start()], shown]
+        cursor = match.end()
+    return "".join(pieces) + markdown[cursor:]
+
+
+def _quoted(value, selector, spec: str, bangla: bool) -> str:
+    if is_number(value):
+        return format_number(value, spec, bangla=bangla, prose=True)
+    if not isinstance(value, str):
+        raise SelectorError(f"{selector} is {value!r}: state a truth value with a cell-claim block instead")
+    if spec:
+        raise SelectorError(f"{selector} is a text ({value!r}), so the format {spec!r} does not apply")
+    if "\n" in value:
+        raise SelectorError(f"{selector} is more than one line of text; quote one line with line[k]")
+    text = html.escape(value, quote=False)  # a printed "<" stays a "<" in the prose
+    return bn_digits(text) if bangla else text

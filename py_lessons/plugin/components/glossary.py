@@ -3,6 +3,8 @@
     gradient:
       term: Gradient (গ্রেডিয়েন্ট)
       definition: ...
+      avoid: [ঢাল-সংখ্যা]   # optional: renderings the prose checks (terms.py) flag in lessons
+      note: ...             # optional: why (shown with each finding)
 
 In a lesson, ``[[gradient]]`` shows the term, ``[[gradient|গ্রেডিয়েন্টের]]`` shows other words;
 both get a tooltip with the definition and a link to the glossary page, and the page ends with
@@ -43,8 +45,22 @@ def load(path: Path) -> dict[str, dict]:
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) and entry[k].strip()
                                                   for k in ("term", "definition")):
             raise ComponentError(f"{path}: term {key!r} needs a term and a definition")
-        terms[str(key)] = {"term": entry["term"].strip(), "definition": " ".join(entry["definition"].split())}
+        terms[str(key)] = {"term": entry["term"].strip(), "definition": " ".join(entry["definition"].split()),
+                           **_avoid(path, str(key), entry)}
     return terms
+
+
+def _avoid(path: Path, key: str, entry: dict) -> dict:
+    """A term's ``avoid`` list (renderings the prose checks flag) and the ``note`` saying why."""
+    avoid, note = entry.get("avoid", []), entry.get("note", "")
+    if not isinstance(avoid, list) or not all(isinstance(v, str) and v.strip() for v in avoid):
+        raise ComponentError(f"{path}: term {key!r}: avoid must be a list of words or phrases")
+    if not isinstance(note, str):
+        raise ComponentError(f"{path}: term {key!r}: note must be text")
+    unknown = set(entry) - {"term", "definition", "avoid", "note"}
+    if unknown:
+        raise ComponentError(f"{path}: term {key!r}: unknown field(s) {', '.join(sorted(unknown))}")
+    return {"avoid": [" ".join(v.split()) for v in avoid], "note": " ".join(note.split())}
 
 
 def used_terms(html: str) -> list[str]:
