@@ -1,19 +1,16 @@
-"""``complete`` (the lesson's "I have finished" stamp) and ``progress`` (the course overview).
+"""``complete``: the lesson's "I have finished" stamp; a page with one is a lesson (course.py).
 
     ```complete
     ```
 
-    ```progress
-    ```
-
-Both are filled in by plain JS from localStorage; the build only lists which pages are lessons
-(every page with a ``complete`` block) so the home page can count them.
+Filled in by plain JS from localStorage (assets/components/progress.js), which also fills in the
+course's front door (the ``progress`` block, rendered by course.py).
 """
 
 from __future__ import annotations
 
 from ..strings import t
-from .common import attr, check_keys, component_id, load_yaml, relative_url, text
+from .common import attr, check_keys, component_id, load_yaml, text
 
 
 def parse_complete(source: str, slug: str) -> dict:
@@ -29,19 +26,4 @@ def render_complete(parsed: dict) -> str:
         f'<button type="button" class="pz-button pz-stamp" data-action="complete" aria-pressed="false">'
         f'{text(t("complete.button"))}</button>'
         f'<p class="pz-status" role="status" aria-live="polite" data-status></p></div>'
-    )
-
-
-def render_progress(lesson_list: list[dict], page_url: str) -> str:
-    items = "".join(
-        f'<li data-lesson="{attr(lesson["id"])}" data-state="incomplete">'
-        f'<a href="{attr(relative_url(lesson["url"], page_url))}">{text(lesson["title"])}</a> '
-        f'<span class="pz-lesson-state" data-lesson-state>{text(t("progress.lesson.todo"))}</span></li>'
-        for lesson in lesson_list
-    )
-    return (
-        f'<div class="pz-progress" data-component="progress" data-id="course" data-total="{len(lesson_list)}">'
-        f'<p class="pz-status" role="status" aria-live="polite" data-status></p>'
-        f'<progress max="{len(lesson_list)}" value="0" aria-label="{attr(t("progress.label"))}"></progress>'
-        f'<ul class="pz-lessons">{items}</ul></div>'
     )

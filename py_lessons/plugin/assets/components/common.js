@@ -1,5 +1,6 @@
 // Shared helpers of the lesson components: the string catalogue, Bangla digits, and localStorage
-// that never throws (absent, full or corrupt storage falls back to defaults silently).
+// that never throws (absent, full or corrupt storage falls back to defaults silently), with the
+// time each item was saved.
 import strings from "../strings.js";
 import { storageNamespace } from "../site.js";
 
@@ -8,7 +9,22 @@ export const bnDigits = (value) => String(value).replace(/[0-9]/g, (d) => BN[d])
 export const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
 export { strings };
 
-const fullKey = (key) => `${storageNamespace}:${key}`;
+const prefix = `${storageNamespace}:`;
+const fullKey = (key) => `${prefix}${key}`;
+// When each item was last saved (ms since 1970), all under one key beside the items, so that the
+// items keep the plain JSON they always had (an item saved before times were kept has none).
+// "My work" merges two devices by it: per item, the later one wins. Item keys are "KIND:...";
+// this one has no colon, so it is never taken for an item.
+const SAVED_AT = fullKey("saved-at");
+
+function savedTimes() {
+  try {
+    const times = JSON.parse(globalThis.localStorage?.getItem(SAVED_AT) ?? "{}");
+    return times && typeof times === "object" && !Array.isArray(times) ? times : {};
+  } catch {
+    return {};
+  }
+}
 
 export const store = {
   get(key, fallback = null) {
@@ -21,13 +37,59 @@ export const store = {
       return fallback;
     }
   },
-  set(key, value) {
-    try { globalThis.localStorage?.setItem(fullKey(key), JSON.stringify(value)); } catch { /* storage unavailable */ }
+  /** Save `value`, stamped now (or `savedAt`, ms: an imported item keeps its own time); false
+   * when the browser refused (storage full or off). */
+  set(key, value, savedAt = Date.now()) {
+    try {
+      globalThis.localStorage.setItem(fullKey(key), JSON.stringify(value));
+      const times = savedTimes();
+      times[key] = savedAt;
+      globalThis.localStorage.setItem(SAVED_AT, JSON.stringify(times));
+      return true;
+    } catch {
+      return false;
+    }
   },
   remove(key) {
-    try { globalThis.localStorage?.removeItem(fullKey(key)); } catch { /* storage unavailable */ }
+    try {
+      globalThis.localStorage?.removeItem(fullKey(key));
+      const times = savedTimes();
+      if (key in times) {
+        delete times[key];
+        globalThis.localStorage.setItem(SAVED_AT, JSON.stringify(times));
+      }
+    } catch { /* storage unavailable */ }
+  },
+  /** When the item was last saved (ms), or null if it was saved before times were kept. */
+  savedAt(key) {
+    const time = savedTimes()[key];
+    return Number.isFinite(time) ? time : null;
+  },
+  /** The keys of every item of this site on this device. */
+  keys() {
+    try {
+      const storage = globalThis.localStorage;
+      const keys = [];
+      for (let i = 0; i < storage.length; i += 1) {
+        const key = storage.key(i);
+        if (key.startsWith(prefix) && key !== SAVED_AT) keys.push(key.slice(prefix.length));
+      }
+      return keys;
+    } catch {
+      return [];
+    }
+  },
+  /** Forget every item of this site on this device (other sites' items stay). */
+  clear() {
+    try {
+      for (const key of this.keys()) globalThis.localStorage.removeItem(fullKey(key));
+      globalThis.localStorage.removeItem(SAVED_AT);
+    } catch { /* storage unavailable */ }
   },
 };
+
+/** Fired on the document when the reader's stored work changed as a whole (imported, erased). */
+export const WORK_CHANGED = "pathshala:work-changed";
 
 /** Storage key of a component on this page (ids are unique per page, pages by path). */
 export const pageKey = (kind, id) => `${kind}:${location.pathname}:${id}`;

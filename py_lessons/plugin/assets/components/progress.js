@@ -1,5 +1,10 @@
-// The lesson's "finished" stamp and the home page's course progress, both from localStorage.
-import { bnDigits, enhanceAll, format, store, strings } from "./common.js";
+// The lesson's "finished" stamp, and the course's front door on the home page: each lesson's
+// progress (cells run, questions answered, the stamp), where the reader left off, and whether the
+// whole course is kept offline on this device. Everything the reader did is in localStorage
+// (common.js); the cards themselves come from the build (py_lessons/plugin/components/course.py).
+import { WORK_CHANGED, bnDigits, enhanceAll, format, store, strings } from "./common.js";
+import { runKey, visitKey } from "./run-log.js";
+import * as site from "../site.js";
 
 const doneKey = (id) => `complete:${id}`;
 const isDone = (id) => store.get(doneKey(id), false) === true;
@@ -29,19 +34,130 @@ class Complete {
   }
 }
 
+const ids = (list) => (list ? list.split(" ") : []);
+
+/** A stored quiz answer that counts: an mcq's choice, an ordering the reader has checked. */
+function isAnswer(kind, saved) {
+  if (!saved || typeof saved !== "object") return false;
+  return kind === "mcq" ? Number.isInteger(saved.choice) : saved.checked === true;
+}
+
+class LessonCard {
+  constructor(root) {
+    this.root = root;
+    this.link = root.querySelector("[data-lesson-link]");
+    this.page = new URL(this.link.href).pathname; // the lesson's storage keys hold its path (pageKey)
+    this.cells = ids(root.dataset.cells);
+    this.questions = ids(root.dataset.questions).map((question) => question.split(":")); // [kind, id]
+  }
+
+  /** The reader's progress in this lesson: counts, percent, the stamp, the last visit and run. */
+  read() {
+    const runs = this.cells.map((id) => store.get(runKey(this.page, id)));
+    const run = runs.filter(Number.isFinite).length;
+    const answered = this.questions.filter(([kind, id]) => isAnswer(kind, store.get(`${kind}:${this.page}:${id}`))).length;
+    const finished = isDone(this.root.dataset.lesson);
+    const total = this.cells.length + this.questions.length;
+    const percent = finished ? 100 : total ? Math.round((100 * (run + answered)) / total) : 0;
+    const latest = Math.max(...runs.filter(Number.isFinite));
+    const lastCell = runs.indexOf(latest); // -1 when no cell has run
+    const visited = store.get(visitKey(this.page));
+    return { run, answered, finished, percent, lastCell, visited: Number.isFinite(visited) ? visited : null };
+  }
+
+  show({ run, answered, finished, percent }) {
+    this.root.dataset.state = finished ? "complete" : "incomplete";
+    this.root.dataset.progress = String(percent);
+    this.root.querySelector("progress").value = percent;
+    this.root.querySelector("[data-lesson-progress]").textContent = format("progress.lesson.detail", {
+      percent: bnDigits(percent), run: bnDigits(run), cells: bnDigits(this.cells.length),
+      answered: bnDigits(answered), questions: bnDigits(this.questions.length),
+    });
+    this.root.querySelector("[data-lesson-state]").textContent = strings[finished ? "progress.lesson.done" : "progress.lesson.todo"];
+  }
+}
+
 class Progress {
   constructor(root) {
-    const lessons = [...root.querySelectorAll("[data-lesson]")];
+    this.root = root;
+    this.cards = [...root.querySelectorAll("[data-lesson]")].map((card) => new LessonCard(card));
+    this.refresh();
+    const box = root.querySelector("[data-offline]");
+    if (box) new OfflineBox(box);
+    // "My work" imported or erased on this page: show what is stored now
+    const onChange = () => {
+      if (root.isConnected) this.refresh();
+      else document.removeEventListener(WORK_CHANGED, onChange);
+    };
+    document.addEventListener(WORK_CHANGED, onChange);
+  }
+
+  refresh() {
     let done = 0;
-    for (const li of lessons) {
-      const finished = isDone(li.dataset.lesson);
-      done += finished ? 1 : 0;
-      li.dataset.state = finished ? "complete" : "incomplete";
-      li.querySelector("[data-lesson-state]").textContent = strings[finished ? "progress.lesson.done" : "progress.lesson.todo"];
+    let last = null; // the lesson visited most recently
+    for (const card of this.cards) {
+      const state = card.read();
+      card.show(state);
+      done += state.finished ? 1 : 0;
+      if (state.visited !== null && (!last || state.visited > last.state.visited)) last = { card, state };
     }
-    root.querySelector("progress").value = done;
-    root.dataset.done = String(done);
-    root.querySelector("[data-status]").textContent = format("progress.summary", { done: bnDigits(done), total: bnDigits(lessons.length) });
+    this.root.querySelector(":scope > progress").value = done; // the course's; each card has its own
+    this.root.dataset.done = String(done);
+    this.root.querySelector("[data-status]").textContent = format("progress.summary", { done: bnDigits(done), total: bnDigits(this.cards.length) });
+    this.showContinue(last);
+  }
+
+  /** Back to the lesson last visited, at the cell last run there; before any visit, the first lesson. */
+  showContinue(last) {
+    const box = this.root.querySelector("[data-continue]");
+    const target = last?.card ?? this.cards[0];
+    box.hidden = !target;
+    if (!target) return;
+    const link = box.querySelector("[data-continue-link]");
+    const name = target.link.textContent;
+    const cell = last && last.state.lastCell >= 0 ? target.cells[last.state.lastCell] : null;
+    link.href = target.link.getAttribute("href") + (cell ? `#${cell}` : "");
+    link.textContent = cell ? format("progress.continue.cell", { lesson: name, n: bnDigits(last.state.lastCell + 1) }) : name;
+    box.querySelector("[data-continue-label]").textContent = strings[last ? "progress.continue" : "progress.start"];
+    box.dataset.state = last ? "continue" : "start";
+  }
+}
+
+/** Whether the whole course is kept on this device for use offline (offline.js: the service
+ * worker's precache), how many MB that took, and a button to make it so. */
+class OfflineBox {
+  constructor(root) {
+    this.root = root;
+    this.status = root.querySelector("[data-offline-status]");
+    this.button = root.querySelector('[data-action="make-offline"]');
+    if (site.offline === false) { root.hidden = true; return; } // this site has no service worker
+    if (!("serviceWorker" in navigator) || !globalThis.isSecureContext) { this.show("unsupported"); return; }
+    this.offline = import("../offline.js");
+    this.button.addEventListener("click", () => this.makeAvailable());
+    this.ask((api) => api.offlineStatus());
+  }
+
+  async makeAvailable() {
+    this.show("working");
+    await this.ask((api) => api.makeAvailableOffline(), "failed");
+  }
+
+  async ask(call, notReady = "missing") {
+    try {
+      const { ready, bytes } = await call(await this.offline);
+      this.show(ready ? "ready" : notReady, bytes);
+    } catch (error) {
+      console.error(error);
+      this.show("failed");
+    }
+  }
+
+  show(state, bytes = 0) {
+    this.root.dataset.state = state;
+    this.root.dataset.bytes = String(bytes);
+    this.button.hidden = !["missing", "failed", "working"].includes(state);
+    this.button.disabled = state === "working";
+    this.status.textContent = format(`home.offline.${state}`, { mb: bnDigits((bytes / 1e6).toFixed(1)) });
   }
 }
 

@@ -1,0 +1,86 @@
+"""The home page's lessons and the reader's stored work, for the front-door and "my work" tests:
+what the course's sources say the lessons are, and the learner's localStorage as a page holds it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+from support.site import ROOT
+
+SCHEMA = ROOT / "py_lessons" / "plugin" / "schemas" / "work-export.schema.json"
+WORDS_PER_MINUTE = 150  # what the home page says it assumes
+
+
+def namespace(site: Path) -> str:
+    text = (site / "assets" / "pathshala" / "site.js").read_text(encoding="utf-8")
+    return re.search(r'storageNamespace = "([^"]+)"', text)[1]
+
+
+def _nav_files(entries) -> list[str]:
+    found = []
+    for entry in entries:
+        value = next(iter(entry.values())) if isinstance(entry, dict) else entry
+        found += _nav_files(value) if isinstance(value, list) else [value]
+    return found
+
+
+def course_lessons() -> list[dict]:
+    """The lessons as the sources define them: pages under lessons/ in mkdocs.yml's nav order that
+    end with a ``complete`` block; with their summary, cells, questions and words."""
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    lessons = []
+    for src in _nav_files(config["nav"]):
+        text = (ROOT / "site" / src).read_text(encoding="utf-8")
+        stamp = re.search(r"^```complete\nid: (\S+)\n```", text, re.M)
+        if not src.startswith("lessons/") or not stamp:
+            continue
+        _, front, body = text.split("---\n", 2)
+        lessons.append({
+            "id": stamp[1], "url": src.removesuffix("index.md"),
+            "summary": yaml.safe_load(front)["summary"],
+            "cells": re.findall(r'^\s*```pycell id="([^"]+)"', text, re.M),
+            "questions": re.findall(r"^\s*```(mcq|ordering)\nid: (\S+)", text, re.M),
+            "words": len([word for word in body.split() if re.search(r"[^\W_]", word)]),
+            "plots": any(re.search(r"^\s*(import|from) matplotlib", code, re.M)
+                         for _, code in re.findall(r"^([ \t]*)```pycell[^\n]*\n(.*?)^\1```", text, re.M | re.S)),
+        })
+    return lessons
+
+
+def stored(page) -> dict:
+    """This course's items in the page's localStorage, namespace removed, values parsed."""
+    return page.evaluate("""() => Object.fromEntries(Object.entries(localStorage)
+        .filter(([key]) => key.startsWith('pathshala-')).map(([key, value]) => [key.slice(key.indexOf(':') + 1), value]))""")
+
+
+def precached_bytes(site: Path) -> int:
+    """What the offline copy weighs: every file the build's sw.js lists, as it is on disk."""
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    urls = re.findall(r'\{"revision":"[^"]+","url":"([^"]+)"\}', sw)
+    assert len(urls) > 100
+    return sum((site / url).stat().st_size for url in urls)
+
+
+def open_home(page, base: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector('[data-component="progress"][data-enhanced]')
+    page.wait_for_selector('[data-component="my-work"] [data-work-actions]:not([hidden])')
+
+
+def export_work(page) -> tuple[str, dict]:
+    """Press "export": the file's name and its JSON."""
+    with page.expect_download() as info:
+        page.locator('[data-action="export-work"]').click()
+    download = info.value
+    return download.suggested_filename, json.loads(Path(download.path()).read_text(encoding="utf-8"))
+
+
+def choose_file(page, tmp_path: Path, content: str | bytes, name: str = "work.json") -> None:
+    """Hand the import field a file, as the reader's file picker would."""
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    page.locator('[data-action="import-work"]').set_input_files(str(path))
