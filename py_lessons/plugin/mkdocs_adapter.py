@@ -24,6 +24,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from pymdownx.superfences import SuperFencesException
 
+from .app_manifest import AppManifest
 from .engine import HEAD_SCRIPT, SCRIPTS, STYLESHEETS, LessonEngine, Settings
 from .page import LessonError
 
@@ -37,6 +38,13 @@ class LessonsConfig(Config):
     offline = c.Type(bool, default=True)                   # a service worker precaches the whole site
     pyodide_release = c.Optional(c.Type(str))              # an official Pyodide release folder instead
     node_modules = c.Optional(c.Type(str))                 # the plugin's npm packages, if not its own
+    term_check = c.Choice(("error", "warn"), default="error")  # prose checks (terms.py): stop the build, or log
+    # the installable app (manifest.webmanifest): names default to site_name, colours to the theme's indigo
+    app_name = c.Optional(c.Type(str))
+    app_short_name = c.Optional(c.Type(str))               # under the icon: about 12 characters fit
+    app_icon_text = c.Optional(c.Type(str))                # drawn on the icon (default: the short name's first letter)
+    theme_color = c.Optional(c.Type(str))                  # the browser's title bar, light scheme
+    theme_color_dark = c.Optional(c.Type(str))             # and dark scheme
 
 
 class LessonsPlugin(BasePlugin[LessonsConfig]):
@@ -54,7 +62,13 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             site_name=config.site_name, site_url=config.site_url or "", packages=list(self.config.packages),
             cache_dir=self.config.cache_dir, cell_timeout=self.config.cell_timeout,
             pyodide_url=self.config.pyodide_url, runs_dir=self.config.runs_dir, offline=self.config.offline,
-            pyodide_release=self.config.pyodide_release, node_modules=self.config.node_modules)
+            pyodide_release=self.config.pyodide_release, node_modules=self.config.node_modules,
+            term_check=self.config.term_check,
+            app=AppManifest.for_site(
+                config.site_name, description=config.site_description or "",
+                language=config.theme.get("language") or "en", name=self.config.app_name,
+                short_name=self.config.app_short_name, icon_text=self.config.app_icon_text,
+                theme_color=self.config.theme_color, theme_color_dark=self.config.theme_color_dark))
         if self.engine is not None:
             self.engine.close()
         try:
@@ -116,11 +130,12 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(str(exc)) from exc
 
     def on_post_page(self, output, page, config):
-        """Instant navigation without a site_url: the page lists the site's pages for the theme."""
+        """Instant navigation without a site_url: the page lists the site's pages for the theme.
+        And the installable app: the manifest, theme colours and the Apple icon."""
         pages = self.page_urls
         root = "../" * (page.url.count("/") if page.url else 0)
         tag = (f'<script src="{root}{HEAD_SCRIPT}" data-pages="'
-               + _attribute_json(pages) + '"></script>')
+               + _attribute_json(pages) + '"></script>' + self.engine.settings.app.head_tags(root))
         return re.sub(r"(<head[^>]*>)", lambda m: m.group(1) + tag, output, count=1)
 
     def on_post_build(self, config):
