@@ -66,3 +66,20 @@ def start_then_stop(page, cell_id, code, stopped_within_ms):
     cell(page, cell_id).locator('[data-action="stop"]').click()
     wait_state(page, cell_id, states=("error", "idle"), timeout=stopped_within_ms)
     return time.monotonic() - began
+
+
+def stop_keeps_session_variables(page, stopped_text):
+    """On the guide: set ``total`` in a session cell, stop a busy loop in it, and return what the
+    next session cell prints for ``total + 1`` (42 when Stop interrupted Python instead of
+    restarting it). ``stopped_text``: the status a Stop that kept Python shows."""
+    replace_code(page, "guide-session-first", "total = 41\nwhile True:\n    pass")
+    cell(page, "guide-session-first").locator('[data-action="run"]').click()
+    wait_state(page, "guide-session-first", states=("running",))
+    page.wait_for_timeout(300)
+    cell(page, "guide-session-first").locator('[data-action="stop"]').click()
+    assert wait_state(page, "guide-session-first", states=("error",), timeout=5_000) == "error"
+    assert cell(page, "guide-session-first").locator("[data-status]").inner_text() == stopped_text
+    assert "KeyboardInterrupt" in cell(page, "guide-session-first").locator("[data-output]").inner_text()
+    replace_code(page, "guide-session-second", "print(total + 1)")
+    assert run_cell(page, "guide-session-second") == "done"
+    return cell(page, "guide-session-second").locator("[data-output]").inner_text().strip()

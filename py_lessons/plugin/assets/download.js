@@ -3,7 +3,7 @@
 // without this script. Here the reader may choose their own edits instead of the lesson's code:
 // the page fetches the built file, puts each edited cell's saved code (cells.js) in place of the
 // lesson's, matched by cell id, and hands the result over as a download.
-import { bnDigits, enhanceAll, format, pageKey, store, strings } from "./components/common.js";
+import { bnDigits, enhanceAll, format, offerDownload, pageKey, store, strings } from "./components/common.js";
 
 /** The reader's saved edit of a cell (cells.js stores it under this key), or null. */
 function savedEdit(cellId) {
@@ -46,15 +46,6 @@ const KINDS = {
   "download-python": { withEdits: pythonWithEdits, type: "text/x-python" },
 };
 
-function offer(text, name, type) {
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
-  const link = Object.assign(document.createElement("a"), { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download has long started by then
-}
-
 class DownloadControl {
   constructor(root) {
     this.root = root;
@@ -82,13 +73,13 @@ class DownloadControl {
     }
     const name = link.getAttribute("download");
     if (!mine) {
-      offer(text, name, kind.type);
+      offerDownload(text, name, kind.type);
       this.status.textContent = format("download.done", { file: name });
       return;
     }
     const { text: edited, edited: count } = kind.withEdits(text);
     const file = count ? name.replace(/(\.\w+)$/, "-edited$1") : name;
-    offer(edited, file, kind.type);
+    offerDownload(edited, file, kind.type);
     this.status.textContent = count
       ? format("download.done.mine", { file, count: bnDigits(count) })
       : format("download.done.unedited", { file });

@@ -109,3 +109,13 @@ export function enhanceAll(selector, Klass) {
     try { new Klass(root); } catch (error) { console.error(error); }
   }
 }
+
+/** Hand `text` to the reader as a downloaded file `name` (a Blob and a hidden a[download]). */
+export function offerDownload(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download has long started by then
+}

@@ -3,7 +3,7 @@
 // device or browser; merged back in there item by item, the later save winning, after a preview
 // of what would change; or erased from this device after a confirmation.
 // The file's format: py_lessons/plugin/schemas/work-export.schema.json (version 1).
-import { WORK_CHANGED, bnDigits, enhanceAll, format, store, strings } from "./common.js";
+import { WORK_CHANGED, bnDigits, enhanceAll, format, offerDownload, store, strings } from "./common.js";
 import { storageNamespace } from "../site.js";
 
 const FORMAT = "pathshala-work";
@@ -84,15 +84,6 @@ function mergePlan(items) {
   return plan;
 }
 
-function offer(text, name) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json;charset=utf-8" }));
-  const link = Object.assign(document.createElement("a"), { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download has long started by then
-}
-
 class MyWork {
   constructor(root) {
     this.root = root;
@@ -122,7 +113,7 @@ class MyWork {
   exportWork() {
     const work = exportedWork(this.root.dataset.course);
     const name = `pathshala-work-${day(new Date())}.json`;
-    offer(`${JSON.stringify(work, null, 1)}\n`, name);
+    offerDownload(`${JSON.stringify(work, null, 1)}\n`, name, "application/json");
     this.say("exported", format("work.exported", { count: bnDigits(work.items.length), file: name }));
   }
 
