@@ -133,6 +133,10 @@ def test_a_new_build_is_announced_and_reloading_keeps_edits_and_progress(browser
         notice.locator('[data-action="reload-now"]').click()
     wait_enhanced(page)
     assert page.locator(f"#{MARKER}").inner_text() == MARKER  # build B, from its service worker
+    # bounded wait: on a busy machine the restored code may still be on its way into the editor
+    page.wait_for_function("""(code) => { const c = document.querySelector('[data-cell-id="opt-try"]');
+        const view = c.querySelector('.cm-content') || c.querySelector('[data-editor] pre');
+        return view.innerText.trim() === code; }""", arg=edited, timeout=15_000)
     assert editor_text(page, "opt-try") == edited
     assert cell(page, "opt-try").locator("[data-status]").inner_text() == t("cell.state.restored")
     assert page.locator('[data-component="complete"]').get_attribute("data-state") == "complete"
