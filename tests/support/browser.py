@@ -34,13 +34,26 @@ def run_cell(page, cell_id, timeout=90_000):
     return wait_state(page, cell_id, timeout=timeout)
 
 
+EDITOR_SHOWS = """([id, code]) => [...document.querySelectorAll(`[data-cell-id="${id}"] .cm-line`)]
+    .map((line) => line.textContent).join('\\n') === code"""
+
+
 def replace_code(page, cell_id, code):
+    """Type ``code`` over the cell's code, as a reader would, and wait until the editor holds it
+    (on a busy machine a click may land before the editor takes focus: then type again, once)."""
     cell(page, cell_id).locator("[data-editor]").click()  # reaching for the code loads the editor
     page.wait_for_selector(f'{CELL.format(cell_id)}[data-editor-state="ready"]')
     content = cell(page, cell_id).locator(".cm-content")
-    content.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.insert_text(code)
+    for attempt in range(2):
+        content.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.insert_text(code)
+        try:
+            page.wait_for_function(EDITOR_SHOWS, arg=[cell_id, code], timeout=5_000)
+            return
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: try the reader's way once more
+            if attempt:
+                raise
 
 
 def editor_text(page, cell_id):
