@@ -22,9 +22,8 @@ import html
 import math
 from typing import Any
 
-import yaml
-
 from ..runtime.numbers import bn_digits, format_number
+from .components.common import ComponentError, check_keys, load_yaml
 from .cell_output import Selector, SelectorError, is_number, parse_selector, printed, select, show
 
 KIND = "cell-claim"
@@ -47,18 +46,11 @@ def _number(body: dict, key: str) -> float | None:
 
 
 def parse(source: str) -> dict:
-    try:
-        body = yaml.safe_load(source) or {}
-    except yaml.YAMLError as exc:
-        raise ClaimError(f"the {KIND} block is not valid YAML: {exc}") from None
-    if not isinstance(body, dict):
-        raise ClaimError(f"the {KIND} block must be a YAML mapping (key: value lines)")
-    unknown = sorted(set(body) - _KEYS)
-    if unknown:
-        raise ClaimError(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(_KEYS))})")
-    missing = [key for key in ("cell", "select") if key not in body]
-    if missing:
-        raise ClaimError(f"the {KIND} block needs {' and '.join(missing)}")
+    try:  # the components' one reader of YAML block bodies and their keys
+        body = load_yaml(source, KIND)
+        check_keys(body, KIND, {"cell", "select"}, _KEYS - {"cell", "select"})
+    except ComponentError as exc:
+        raise ClaimError(str(exc)) from None
     if not any(key in body for key in _CONDITIONS):
         raise ClaimError(f"the {KIND} block states nothing: give {', '.join(_CONDITIONS)}")
     claim = {"cell": str(body["cell"]), "select": parse_selector(str(body["select"])),
