@@ -34,8 +34,13 @@ def run_cell(page, cell_id, timeout=90_000):
     return wait_state(page, cell_id, timeout=timeout)
 
 
-EDITOR_SHOWS = """([id, code]) => [...document.querySelectorAll(`[data-cell-id="${id}"] .cm-line`)]
-    .map((line) => line.textContent).join('\\n') === code"""
+# The editor's whole text: CodeMirror draws only the lines in view, so the DOM's .cm-line elements
+# are not the document. The lookup is EditorView.findFromDOM's own (the bundle does not export it).
+EDITOR_TEXT = """(id) => { const content = document.querySelector(`[data-cell-id="${id}"] .cm-content`);
+    const view = content && content.cmTile && content.cmTile.root && content.cmTile.root.view;
+    return view ? view.state.doc.toString() : null; }"""
+
+EDITOR_SHOWS = f"([id, code]) => ({EDITOR_TEXT})(id) === code"
 
 
 def replace_code(page, cell_id, code):
