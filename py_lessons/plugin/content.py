@@ -1,15 +1,17 @@
 """A course's own Python, found by convention: a ``steppers.py`` (worked calculations) or an
-``explorables.py`` (figures with sliders) in the docs folder serves the page beside it. Each
+``explorables.py`` (figures with sliders) in the docs folder serves the page beside it, and a
+``course.py`` holds code that cells import (the course's one small model and data set). Each
 becomes a module of ``py_lessons_content``, named after its folder: ``lessons/optimization/
 steppers.py`` -> ``lessons_optimization``, ``lessons/optimization/explorables.py`` ->
-``lessons_optimization__explorables`` (a folder's name never holds "__": runs of other characters
-become one "_"). Loaded here at build time, and shipped in the runtime wheel for the reader's
-Pyodide.
+``lessons_optimization__explorables``, ``course.py`` at the docs root -> ``course`` (a folder's
+name never holds "__": runs of other characters become one "_"). Loaded here at build time, and
+shipped in the runtime wheel for the reader's Pyodide.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 import sys
 from pathlib import Path
@@ -17,18 +19,21 @@ from pathlib import Path
 from ..runtime import steppers
 
 # file name -> what its module name ends with
-CONVENTIONS = {"steppers.py": "", "explorables.py": "__explorables"}
+CONVENTIONS = {"steppers.py": "", "explorables.py": "__explorables", "course.py": "__course"}
 
 
 def module_name(relative: Path) -> str:
     folder = relative.parent.as_posix()
+    if folder == "." and relative.name == "course.py":
+        return "course"  # what cells import: ``from py_lessons_content.course import ...``
     name = re.sub(r"[^0-9a-zA-Z]+", "_", folder).strip("_").lower() if folder != "." else "index"
     name = name if name[:1].isalpha() else f"m_{name}"
     return name + CONVENTIONS[relative.name]
 
 
 def find_modules(docs_dir: Path) -> dict[str, Path]:
-    """``{module name: file}`` for every ``steppers.py`` and ``explorables.py`` under ``docs_dir``."""
+    """``{module name: file}`` for every ``steppers.py``, ``explorables.py`` and ``course.py``
+    under ``docs_dir``."""
     found: dict[str, Path] = {}
     for convention in CONVENTIONS:
         for path in sorted(Path(docs_dir).rglob(convention)):
@@ -76,3 +81,15 @@ def load(modules: dict[str, Path]) -> None:
     for path in modules.values():
         check_imports(path)
     steppers.load_content({name: str(path) for name, path in modules.items()})
+
+
+def imported_sources(texts: list[str], modules: dict[str, Path]) -> str:
+    """A digest of the content modules that ``texts`` (a cell and the session's cells before it)
+    name, so that their cached outputs go stale when the module's code changes; "" when none."""
+    named = [name for name in modules if any(f"{steppers.CONTENT_PACKAGE}.{name}" in text for text in texts)]
+    if not named:
+        return ""
+    digest = hashlib.sha256()
+    for name in named:
+        digest.update(name.encode() + b"\0" + modules[name].read_bytes())
+    return digest.hexdigest()[:16]

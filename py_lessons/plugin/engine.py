@@ -97,7 +97,7 @@ class LessonEngine:
         except content.ContentError as exc:
             raise LessonError(str(exc)) from exc
         except Exception as exc:  # noqa: BLE001 - a course module that fails to import
-            raise LessonError(f"py_lessons: the course's steppers.py/explorables.py modules could not be loaded: "
+            raise LessonError(f"py_lessons: the course's steppers.py/explorables.py/course.py modules could not be loaded: "
                               f"{exc!r}") from exc
         log.info("py_lessons: Pyodide %s staged from %s", self.staged.version, source.describe())
         self.cache = CellCache(self.cache_dir / "cells")
@@ -235,6 +235,12 @@ class LessonEngine:
             self._runner = PyodideRunner(self.staged.path)
         return self._runner
 
+    def _cells_key(self, texts: list[str]) -> str:
+        """The runtime part of a cell's cache key: the staged Pyodide, plus the course modules
+        (``course.py``) the code imports."""
+        imported = content.imported_sources(texts, self.content)
+        return f"{self.staged.cells_key}+{imported}" if imported else self.staged.cells_key
+
     def _run_cells(self, page: PageModel, requests: dict[str, list[str]]) -> dict[int, dict]:
         """Results per cell index; a session's cells all re-run together when any one changed, or
         when the prose asks for a value (``requests``: cell id -> expressions) not yet cached."""
@@ -247,8 +253,8 @@ class LessonEngine:
             for unit in units:
                 keys, history = [], []
                 for spec in unit:
-                    keys.append(cell_key(spec.run_identity, list(history), self.staged.cells_key))
                     history.append(spec.run_identity)
+                    keys.append(cell_key(spec.run_identity, history[:-1], self._cells_key(history)))
                 cached = [self.cache.get(key) for key in keys]
                 wanted = [requests.get(spec.cell_id, []) for spec in unit]
                 if all(has_values(entry, exprs) for entry, exprs in zip(cached, wanted)):
@@ -289,7 +295,7 @@ class LessonEngine:
 
     def _check_exercise(self, page: PageModel, code: str, checks: str) -> dict:
         """py_lessons.runtime.checking in the build's Pyodide, as the reader's Check runs it; cached."""
-        key = cell_key(checks, ["# exercise code", code], self.staged.cells_key)
+        key = cell_key(checks, ["# exercise code", code], self._cells_key([code, checks]))
         cached = self.cache.get(key)
         if cached is not None:
             return cached
