@@ -612,6 +612,19 @@ def test_stable_softmax_shows_the_overflow_it_avoids():
     assert small["values"]["naive_exp_max"] == pytest.approx(np.exp(3.0))
 
 
+@pytest.mark.parametrize("logits", [[-1000.0, -1000.0], [709.0, 709.0, 709.0], [1.0, 2.0, 3.0]])
+def test_stable_softmax_says_whether_the_direct_formula_works_as_numpy_finds(logits):
+    """The first step judges the direct formula e^x / Σ e^x by what float64 really gives: all
+    terms underflowing (0/0) or a sum overflowing is a failure even when max(x) is below ln(max)."""
+    out = run_stepper("stable_softmax", logits=logits)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        direct = np.exp(np.array(logits)) / np.exp(np.array(logits)).sum()
+    works = bool(np.isfinite(direct).all() and abs(direct.sum() - 1.0) < 1e-12)
+    first = out["steps"][0]
+    assert ("অচল" not in first["note"]) == works
+    assert works or first["result"] in ("0 (underflow)", "inf (overflow)")
+
+
 # ---------------------------------------------------------------- robustness over the declared bounds
 
 def _random_value(spec, rng):
