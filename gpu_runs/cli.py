@@ -39,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="time the vanishing-gradients and smaller-models CPU suites")
     bench.add_argument("--out", default=None, metavar="DIR")
     bench.add_argument("--skip-uncached", action="store_true", help="do not re-train the cached stand-ins")
-    migrate = sub.add_parser("migrate", help="add the fields of the current schema (as null) to older result files")
+    migrate = sub.add_parser("migrate", help="lift older result files to the current schema "
+                             "(new fields null, chart labels translated)")
     migrate.add_argument("--results", default=None, metavar="DIR",
                          help="folder of result files (default: gpu_runs/results)")
     prep = sub.add_parser("prepare-gpu", help="a folder with everything an offline GPU machine needs for the CUDA runs")

@@ -16,6 +16,11 @@ def cache_root() -> Path:
     return Path(env) if env else REPO_ROOT / ".cache" / "gpu_runs"
 
 
+def _label(text: tuple[str, str]) -> dict:
+    bn, en = text
+    return {"bn": bn, "en": en}
+
+
 class Result:
     """Collects what an experiment measured; becomes one JSON file."""
 
@@ -44,14 +49,17 @@ class Result:
                 raise ValueError(f"table {key}: row {row} lacks {sorted(missing)}")
         self.tables[key] = {"title": title, "columns": cols, "rows": rows}
 
-    def add_series(self, key: str, title: str, x: list, lines: dict[str, list], *, x_label: str,
-                   y_label: str, log_y: bool = False, y_clip: float | None = None,
-                   bands: dict[str, tuple[list, list]] | None = None) -> None:
-        """*bands*: optional ``{label: (low, high)}``, a shaded range around a line (e.g. min-max over seeds)."""
+    def add_series(self, key: str, title: tuple[str, str], x: list, lines: dict[tuple[str, str], list], *,
+                   x_label: tuple[str, str], y_label: tuple[str, str], log_y: bool = False,
+                   y_clip: float | None = None, bands: dict[tuple[str, str], tuple[list, list]] | None = None) -> None:
+        """Chart text is ``(bn, en)``: the page draws the Bangla and keeps the English as its tooltip.
+        *lines* and *bands* are keyed by the line's ``(bn, en)`` label; *bands* is an optional
+        ``{label: (low, high)}``, a shaded range around a line (e.g. min-max over seeds)."""
         bands = bands or {}
         self.series[key] = {
-            "title": title, "x_label": x_label, "y_label": y_label, "log_y": log_y, "y_clip": y_clip,
-            "x": list(x), "lines": [{"label": k, "values": list(v)} |
+            "title": _label(title), "x_label": _label(x_label), "y_label": _label(y_label), "log_y": log_y,
+            "y_clip": y_clip,
+            "x": list(x), "lines": [{"label": _label(k), "values": list(v)} |
                                     ({"band": {"low": list(bands[k][0]), "high": list(bands[k][1])}}
                                      if k in bands else {}) for k, v in lines.items()],
         }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +94,44 @@ def validate(raw_doc: dict, *, where: str = "run") -> None:
     found = raw_doc.get("schema_version") if isinstance(raw_doc, dict) else None
     if isinstance(found, int) and found < SCHEMA_VERSION:
         raise ValueError(f"{where}: written with schema version {found}, this code reads {SCHEMA_VERSION}; "
-                         "run `python -m gpu_runs migrate` (adds the new fields as null) or re-run it")
+                         "run `python -m gpu_runs migrate` (adds the new fields as null, translates chart "
+                         "labels) or re-run it")
+    _check_chart_labels(raw_doc, where)
     validator = jsonschema.Draft202012Validator(load_schema())
     errors = sorted(validator.iter_errors(raw_doc), key=lambda e: list(e.path))
     if errors:
         first = errors[0]
         loc = "/".join(str(p) for p in first.path) or "(top)"
         raise ValueError(f"{where}: schema violation at {loc}: {first.message}")
+
+
+_BENGALI_LETTER = re.compile("[\u0980-\u09ff]")
+# a chart's title and axes are phrases, so their Bangla must be Bangla script; a line's label may
+# be a code name (fp32, clip_grad_norm_ 1.0) that reads the same in both languages
+_PHRASES = ("title", "x_label", "y_label")
+
+
+def _label_problem(label: Any, phrase: bool) -> str | None:
+    if not isinstance(label, dict) or not label.get("bn") or not label.get("en"):
+        return f"is {label!r}, not {{\"bn\": ..., \"en\": ...}}"
+    if phrase and not (isinstance(label["bn"], str) and _BENGALI_LETTER.search(label["bn"])):
+        return f"has no Bangla text (bn is {label['bn']!r})"
+    return None
+
+
+def _check_chart_labels(raw_doc: Any, where: str) -> None:
+    """Every chart speaks Bangla: a clear error naming the experiment, series and label, before
+    the schema's generic one."""
+    if not isinstance(raw_doc, dict) or not isinstance(raw_doc.get("series"), dict):
+        return
+    for key, series in raw_doc["series"].items():
+        if not isinstance(series, dict):
+            continue
+        labels = [(name, series.get(name), True) for name in _PHRASES]
+        labels += [(f"lines[{i}].label", line.get("label"), False)
+                   for i, line in enumerate(series.get("lines") or []) if isinstance(line, dict)]
+        for name, label, phrase in labels:
+            problem = _label_problem(label, phrase)
+            if problem:
+                raise ValueError(f"{where}: experiment {raw_doc.get('experiment')!r}, series {key!r}: "
+                                 f"{name} {problem}")

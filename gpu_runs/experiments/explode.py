@@ -9,12 +9,15 @@ from torch import nn
 from gpu_runs.data import bazarghar
 from gpu_runs.models.mlp import DeepMLP
 from gpu_runs.util import fnum, median_range, seed_everything
+from py_lessons.runtime.numbers import format_number
 
 DEFAULT_SEEDS = [0, 1, 2]   # tables give the median and the min-max range over seeds
 # 64-wide layers are too small to gain from a second thread; on a shared
 # 2-core machine a second thread made this run several times slower.
 THREADS = 1
 MODES = [("no clip", "none"), ("clip_grad_value_ 0.01", "value"), ("clip_grad_norm_ 1.0", "norm")]
+# the chart's legend in Bangla (the clip functions' names stay code)
+LEGEND_BN = {"no clip": "clip নেই"}
 REPORT_STEPS = [1, 2, 3, 4, 10, 50, 100, 200, 300]
 
 
@@ -141,10 +144,13 @@ def run(ctx) -> None:
     lines, bands = {}, {}
     for label, mode in MODES:
         per_step = [median_range([r[0][i] for r in results[mode]]) for i in range(cfg["steps"])]
-        lines[label] = [m for m, _, _ in per_step]
-        bands[label] = ([lo for _, lo, _ in per_step], [hi for _, _, hi in per_step])
-    res.add_series("loss_curves", f"Training loss per step (median, band = min-max over {n} seeds)", xs, lines,
-                   x_label="step", y_label="loss (log scale)", log_y=True, bands=bands)
+        line = (LEGEND_BN.get(label, label), label)
+        lines[line] = [m for m, _, _ in per_step]
+        bands[line] = ([lo for _, lo, _ in per_step], [hi for _, _, hi in per_step])
+    res.add_series("loss_curves", (f"প্রতি ধাপে প্রশিক্ষণের loss (median; ছায়া: {format_number(n, bangla=True)}টি "
+                                   "seed-এর সর্বনিম্ন থেকে সর্বোচ্চ)",
+                                   f"Training loss per step (median, band = min-max over {n} seeds)"), xs, lines,
+                   x_label=("ধাপ", "step"), y_label=("loss (লগ স্কেল)", "loss (log scale)"), log_y=True, bands=bands)
     max_value_norm = cfg["clip_value"] * math.sqrt(n_params)
     res.values["n_params"] = n_params
     res.values["value_clip_max_norm"] = max_value_norm

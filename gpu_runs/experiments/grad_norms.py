@@ -13,6 +13,7 @@ from torch import nn
 from gpu_runs.data import bazarghar
 from gpu_runs.models.mlp import DeepMLP
 from gpu_runs.util import fnum, seed_everything
+from py_lessons.runtime.numbers import format_number
 
 DEFAULT_SEEDS = [0]
 # 64-wide layers are too small to gain from a second thread; on a shared
@@ -27,6 +28,8 @@ VARIANTS = [  # (row label, activation, block kind)
     ("residual tanh", "tanh", "residual"),
     ("prenorm res relu", "relu", "prenorm"),
 ]
+# the chart's legend in the lessons' terms (site/glossary.yml: plain, residual, pre-norm)
+LEGEND_BN = {"prenorm res relu": "pre-norm residual relu"}
 
 
 def measure(model: DeepMLP, xb: torch.Tensor, yb: torch.Tensor) -> tuple[list[float], list[float]]:
@@ -75,7 +78,7 @@ def run(ctx) -> None:
         row["first_over_last"] = ratio
         wrow["first_over_last"] = None
         rows += [row, wrow]
-        lines_out[label] = out_g
+        lines_out[(LEGEND_BN.get(label, label), label)] = out_g
         key = label.replace(" ", "_")
         res.values[f"{key}_first"] = out_g[0]
         res.values[f"{key}_last"] = out_g[-1]
@@ -86,6 +89,10 @@ def run(ctx) -> None:
     columns += [(f"l{l}", f"স্তর {l}", f"layer {l}", ".1e") for l in picks]
     columns += [("first_over_last", "প্রথম/শেষ", "first/last", ".1e")]
     res.table("per_layer", f"{depth} hidden layers, width {width}, default init, batch {batch}", columns, rows)
-    res.add_series("per_layer_curve", "Gradient norm at each block output", list(range(1, depth + 1)), lines_out,
-                   x_label="layer (1 = next to the input)", y_label="||dL/dh|| (log scale)", log_y=True)
+    res.add_series("per_layer_curve",
+                   ("প্রতিটি block-এর output-এ gradient-এর norm", "Gradient norm at each block output"),
+                   list(range(1, depth + 1)), lines_out,
+                   x_label=(f"স্তর ({format_number(1, bangla=True)} = input-এর পাশেরটি)",
+                            "layer (1 = next to the input)"),
+                   y_label=("||dL/dh|| (লগ স্কেল)", "||dL/dh|| (log scale)"), log_y=True)
     res.notes.append("One batch, one seed, PyTorch's default nn.Linear init (weight variance about 1/(3n)).")

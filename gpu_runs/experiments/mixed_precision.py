@@ -147,7 +147,7 @@ def run(ctx) -> None:
         row = {"run": label, **{c: v for c, v in tf.items() if not c.endswith("_runs")}, "final_loss": ls[-1],
                "val_acc": acc, "max_loss_diff": max(diffs), "max_logit_diff": fnum((ref_lg - lg).abs().max())}
         rows.append(row)
-        lines[label] = ls
+        lines[(label, label)] = ls    # the variants' names are code: the same in both languages
         for c, v in tf.items():
             res.values[f"{key}_{c}"] = v
         res.values[f"{key}_final_loss"] = ls[-1]
@@ -179,8 +179,10 @@ def run(ctx) -> None:
         ("max_loss_diff", "fp32-এর সঙ্গে loss-এর সর্বোচ্চ পার্থক্য", "max loss difference vs fp32", ".2e"),
         ("max_logit_diff", "logit-এর সর্বোচ্চ পার্থক্য", "max logit difference vs fp32", ".2e"),
     ], rows)
-    res.add_series("loss_curves", f"Training loss per step on {where}: fp32, bf16, fp16 + GradScaler",
-                   list(range(1, cfg["steps"] + 1)), lines, x_label="step", y_label="loss")
+    res.add_series("loss_curves", (f"{where}-তে প্রতি ধাপে প্রশিক্ষণের loss: fp32, bf16, fp16 + GradScaler",
+                                   f"Training loss per step on {where}: fp32, bf16, fp16 + GradScaler"),
+                   list(range(1, cfg["steps"] + 1)), lines, x_label=("ধাপ", "step"),
+                   y_label=("প্রশিক্ষণের loss", "loss"))
     res.notes.append(f"All three trainings ran on the same device ({where}); times are per optimiser step, "
                      f"median over {cfg['chunks']} interleaved chunks of {chunk} steps.  faster_A_than_fp32 is "
                      "true/false only when the min-max ranges do not overlap, else 'about_equal'.")
@@ -190,7 +192,7 @@ def run(ctx) -> None:
         ("layer", "স্তর", "layer"),
         ("fp32", "fp32", "fp32", ".2e"),
         ("fp16", "fp16, scaling ছাড়া", "fp16, no scaling", ".2e"),
-        ("fp16_zero_share", "fp16-এ শূন্য ঘরের ভাগ", "share of zero entries, fp16", ".1%"),
+        ("fp16_zero_share", "fp16-এ শূন্য হয়ে যাওয়া উপাদানের ভাগ", "share of zero entries, fp16", ".1%"),
         ("fp16_scaled", "fp16, loss × 2¹⁶", "fp16, loss x 2^16", ".2e"),
         ("fp16_scaled_zero_share", "scaling-সহ শূন্যের ভাগ", "share of zero entries, scaled", ".1%"),
     ], urows)

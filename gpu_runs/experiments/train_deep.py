@@ -10,12 +10,15 @@ from torch import nn
 from gpu_runs.data import bazarghar
 from gpu_runs.models.mlp import DeepMLP
 from gpu_runs.util import fnum, median_range, seed_everything
+from py_lessons.runtime.numbers import format_number
 
 DEFAULT_SEEDS = [0, 1, 2]   # tables give the median and the min-max range over seeds
 # 64-wide layers are too small to gain from a second thread; on a shared
 # 2-core machine a second thread made this run several times slower.
 THREADS = 1
 KINDS = [("plain", "plain"), ("residual", "residual"), ("prenorm residual", "prenorm")]
+# the charts' legend in the lessons' terms (site/glossary.yml: plain, residual, pre-norm)
+LEGEND_BN = {"prenorm residual": "pre-norm residual"}
 
 
 def train_one(kind: str, depth: int, width: int, epochs: int, batch: int, lr: float, seed: int, data, ctx):
@@ -69,10 +72,11 @@ def run(ctx) -> None:
         runs = [train_one(kind, depth, width, epochs, batch, lr, seed, data, ctx) for seed in seeds]
         per_epoch_loss = [median_range([r[0][e] for r in runs]) for e in range(epochs)]
         per_epoch_acc = [median_range([r[1][e] for r in runs]) for e in range(epochs)]
-        loss_lines[label] = [m for m, _, _ in per_epoch_loss]
-        loss_bands[label] = ([lo for _, lo, _ in per_epoch_loss], [hi for _, _, hi in per_epoch_loss])
-        acc_lines[label] = [m for m, _, _ in per_epoch_acc]
-        acc_bands[label] = ([lo for _, lo, _ in per_epoch_acc], [hi for _, _, hi in per_epoch_acc])
+        line = (LEGEND_BN.get(label, label), label)
+        loss_lines[line] = [m for m, _, _ in per_epoch_loss]
+        loss_bands[line] = ([lo for _, lo, _ in per_epoch_loss], [hi for _, _, hi in per_epoch_loss])
+        acc_lines[line] = [m for m, _, _ in per_epoch_acc]
+        acc_bands[line] = ([lo for _, lo, _ in per_epoch_acc], [hi for _, _, hi in per_epoch_acc])
         epoch_stats[label] = per_epoch_loss
         row = {"model": label}
         stats = {"final_loss": [r[0][-1] for r in runs], "first_loss": [r[0][0] for r in runs],
@@ -106,9 +110,15 @@ def run(ctx) -> None:
               [("epoch", "epoch", "epoch")] +
               [(f"{lab}{suffix}", f"{lab}{suffix}", f"{lab}{suffix}", ".4f") for lab, _ in KINDS
                for suffix in ("", " min", " max")], epoch_rows)
-    res.add_series("loss_curves", f"Train loss per epoch, {depth}-layer MLPs (median, band = min-max over {n} seeds)",
-                   epochs_x, loss_lines, x_label="epoch", y_label="train loss", y_clip=1.6, bands=loss_bands)
-    res.add_series("val_acc_curves", f"Validation accuracy per epoch (median, band = min-max over {n} seeds)",
-                   epochs_x, acc_lines, x_label="epoch", y_label="validation accuracy", bands=acc_bands)
+    seeds_bn = f"ছায়া: {format_number(n, bangla=True)}টি seed-এর সর্বনিম্ন থেকে সর্বোচ্চ"
+    res.add_series("loss_curves", (f"প্রতি epoch-এ প্রশিক্ষণের loss, {format_number(depth, bangla=True)} স্তরের MLP "
+                                   f"(median; {seeds_bn})",
+                                   f"Train loss per epoch, {depth}-layer MLPs (median, band = min-max over {n} seeds)"),
+                   epochs_x, loss_lines, x_label=("epoch নম্বর", "epoch"), y_label=("প্রশিক্ষণের loss", "train loss"),
+                   y_clip=1.6, bands=loss_bands)
+    res.add_series("val_acc_curves", (f"প্রতি epoch-এ validation accuracy (median; {seeds_bn})",
+                                      f"Validation accuracy per epoch (median, band = min-max over {n} seeds)"),
+                   epochs_x, acc_lines, x_label=("epoch নম্বর", "epoch"),
+                   y_label=("validation ডেটায় accuracy", "validation accuracy"), bands=acc_bands)
     res.notes.append(f"{n} seeds on CPU (the seed sets the initial weights and the batch order); tables and "
                      "curves show the median, the range shows the lowest and highest seed.")

@@ -8,23 +8,30 @@ and the caller adds the page and line.
 Every number a reader sees goes through :func:`py_lessons.runtime.numbers.format_number`, and
 every reader-facing word comes from the catalogue (``strings.bn.json``, keys ``runs.*``).
 No torch, no mkdocs: the standard library, ``gpu_runs.jsonio``, ``yaml`` and (for charts,
-imported lazily) ``matplotlib``.
+imported lazily) ``matplotlib``, which measures a chart's Bangla labels with the Bangla font the
+cells' figures use.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import io
 import json
 import math
+import os
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from gpu_runs import jsonio
 
 from ..runtime.numbers import format_number
+from ..runtime.session import BANGLA_FONT_FAMILY
+from . import dependencies
 from .strings import t
+from .vendor import PLOT_FONT, plot_fonts
 
 NAMES = ("run-table", "run-chart", "run-claim", "run-provenance", "run-index")
 NONE_TEXT = "—"
@@ -150,9 +157,37 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
     return "\n".join(out)
 
 
+@cache
+def _bangla_font() -> Path:
+    """The TrueType Bangla font the cells' figures are measured with, made from the same npm WOFF
+    as staging's copy (this FreeType cannot read WOFF); converted once per machine."""
+    from .staging import convert_font
+
+    woff = plot_fonts(dependencies.node_modules())[PLOT_FONT[0]]
+    ttf = dependencies.user_cache() / "fonts" / hashlib.sha256(woff.read_bytes()).hexdigest()[:16] / PLOT_FONT[0]
+    if not ttf.is_file():
+        ttf.parent.mkdir(parents=True, exist_ok=True)
+        part = ttf.with_name(ttf.name + ".part")
+        convert_font(woff, part)
+        os.replace(part, ttf)
+    from matplotlib import font_manager
+
+    font_manager.fontManager.addfont(str(ttf))
+    return ttf
+
+
+def _with_english_tooltips(svg: str, english: dict[str, str]) -> str:
+    """Give each drawn Bangla text (its group's id is a key of ``english``) an SVG <title>: the
+    English it translates, shown on hover, as the table headers' title= is."""
+    for gid, en in english.items():
+        svg = svg.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{html.escape(en)}</title>', 1)
+    return svg
+
+
 def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6, title: str | None = None,
                  y_clip: float | None = None, log_y: bool | None = None) -> str:
-    """An inline SVG line chart of ``run['series'][key]`` drawn with matplotlib."""
+    """An inline SVG line chart of ``run['series'][key]`` drawn with matplotlib: the series' Bangla
+    title, axis and line labels (``{"bn", "en"}``), the English as their tooltips."""
     series = run.get("series", {})
     if key not in series:
         raise RunError(f"run {run['experiment']!r}: no series {key!r} (has: {', '.join(series) or 'none'})")
@@ -162,11 +197,21 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
+    _bangla_font()
     clip = s.get("y_clip") if y_clip is None else y_clip
     use_log = s.get("log_y", False) if log_y is None else log_y
     # a salt per chart keeps clip-path ids unique when several charts share a page
     salt = f"{run['experiment']}-{key}"
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt, "font.size": 9}):
+    english: dict[str, str] = {}
+
+    def bangla(artist, label: dict, part: str) -> None:
+        artist.set_gid(f"{salt}-{part}")
+        english[f"{salt}-{part}"] = label["en"]
+
+    # DejaVu Sans has no Bengali glyphs: matplotlib falls back to the next family, as in the cells
+    rc = {"svg.fonttype": "none", "svg.hashsalt": salt, "font.size": 9,
+          "font.family": ["DejaVu Sans", BANGLA_FONT_FAMILY, "sans-serif"]}
+    with plt.rc_context(rc):
         fig, ax = plt.subplots(figsize=(width, height))
         try:
             for line in s["lines"]:
@@ -174,7 +219,7 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
                 if clip is not None:
                     ys = [min(v, clip) if not math.isnan(v) else v for v in ys]
                 drawn = ax.plot(s["x"], ys, marker="o" if len(ys) <= 40 else None, markersize=3,
-                                label=line["label"])
+                                label=line["label"]["bn"])
                 band = line.get("band")
                 if band:   # a shaded range (e.g. min-max over seeds) in the line's colour
                     lo, hi = ([v if isinstance(v, (int, float)) and math.isfinite(v) else math.nan for v in vs]
@@ -186,10 +231,14 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
                 ax.set_yscale("log")
             if clip is not None:
                 ax.set_ylim(top=clip * 1.02)
-            ax.set_xlabel(s["x_label"])
-            ax.set_ylabel(s["y_label"])
-            ax.set_title(title if title is not None else s["title"])
-            ax.legend(fontsize=8)
+            bangla(ax.set_xlabel(s["x_label"]["bn"]), s["x_label"], "x-label")
+            bangla(ax.set_ylabel(s["y_label"]["bn"]), s["y_label"], "y-label")
+            if title is None:
+                bangla(ax.set_title(s["title"]["bn"]), s["title"], "title")
+            else:
+                ax.set_title(title)
+            for i, (text, line) in enumerate(zip(ax.legend(fontsize=8).get_texts(), s["lines"])):
+                bangla(text, line["label"], f"line-{i}")
             ax.grid(alpha=0.3)
             fig.tight_layout()
             buf = io.StringIO()
@@ -200,13 +249,15 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
     svg = svg[svg.index("<svg"):]
     # matplotlib's "*{...}" rule would restyle every SVG on the page once inlined
     svg = re.sub(r"<style[^>]*>\s*\*\{[^}]*\}\s*</style>", "", svg, count=1)
-    caption = str(title) if title is not None else s["title"]
+    svg = _with_english_tooltips(svg, english)
+    caption = str(title) if title is not None else s["title"]["bn"]
+    tooltip = "" if title is not None else f' title="{html.escape(s["title"]["en"])}"'
     clipped = clip is not None and any(isinstance(v, (int, float)) and v > clip
                                        for line in s["lines"] for v in line["values"])
     if clipped:
         caption = t("runs.chart.clipped", caption=caption, clip=format_value(clip))
     return (f'<figure class="gpu-run-chart" {_attrs("run-chart", run["experiment"], key)} data-search-exclude>{svg}'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+            f"<figcaption{tooltip}>{html.escape(caption)}</figcaption></figure>")
 
 
 def _date(run: dict) -> str:

@@ -4,6 +4,7 @@ import math
 import re
 import subprocess
 import sys
+import warnings
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -16,6 +17,12 @@ from py_lessons.plugin import runs
 from py_lessons.plugin.strings import t
 
 from support.gpu_runs import RESULTS, ROOT
+from support.run_labels import chart_labels
+
+SVG = "{http://www.w3.org/2000/svg}"
+# every committed chart, read from the result files themselves
+CHARTS = sorted((path.stem, key) for path in RESULTS.glob("*.json")
+                for key in json.loads(path.read_text(encoding="utf-8"))["series"])
 
 
 def test_renderer_imports_neither_torch_nor_mkdocs():
@@ -97,8 +104,41 @@ def test_chart_is_inline_svg_with_text():
     root = ET.fromstring(svg)
     texts = "".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
     for line in run["series"]["loss_curves"]["lines"]:
-        assert line["label"] in texts          # svg.fonttype none keeps labels as text
+        assert line["label"]["bn"] in texts    # svg.fonttype none keeps labels as text
     assert runs.render_chart(run, "loss_curves") == out   # deterministic output
+
+
+def _svg(html_out: str) -> ET.Element:
+    return ET.fromstring(html_out[html_out.index("<svg"):html_out.index("</svg>") + 6])
+
+
+@pytest.mark.parametrize("name, key", CHARTS)
+def test_chart_draws_its_bangla_labels_with_the_english_as_tooltips(name, key):
+    series = json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))["series"][key]
+    out = runs.render_chart(runs.load_run(RESULTS, name), key)
+    root = _svg(out)
+    drawn = [t.text for t in root.iter(f"{SVG}text")]
+    tooltips = {}                          # the text each <title> (English) sits beside
+    for group in root.iter(f"{SVG}g"):
+        title = group.find(f"{SVG}title")
+        if title is not None:
+            tooltips[title.text] = [t.text for t in group.iter(f"{SVG}text")]
+    for label in chart_labels(series):
+        assert label["bn"] in drawn, label
+        assert tooltips[label["en"]] == [label["bn"]], label
+        if label["en"] != label["bn"]:
+            assert label["en"] not in drawn, label       # no English-only label is drawn
+    assert f'<figcaption title="{series["title"]["en"]}">{series["title"]["bn"]}' in out.replace("&#x27;", "'")
+
+
+def test_chart_measures_bangla_with_the_cells_bangla_font():
+    """Without the Bangla font matplotlib measures Bengali with DejaVu Sans and warns of missing
+    glyphs (the chart's layout then leaves the labels no room)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name, key in CHARTS:
+            out = runs.render_chart(runs.load_run(RESULTS, name), key)
+            assert "Noto Sans Bengali" in out
 
 
 def test_provenance_line():
