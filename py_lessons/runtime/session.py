@@ -14,6 +14,7 @@ import os
 import sys
 
 from . import checking, execute, figures
+from .steppers import CONTENT_PACKAGE
 
 MPL_CONFIG_DIR = "/tmp/matplotlib"
 FONT_DIR = "/pathshala/fonts"
@@ -91,6 +92,28 @@ def modules_imported_by(codes: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def content_imports(codes_json: str) -> str:
+    """Import lines for what the course's own modules (``py_lessons_content.*``, e.g. course.py)
+    that the given code names import inside their functions: the packages behind them (NumPy)
+    must be loaded before the cell runs, and the code itself does not name them. The modules'
+    files are read, not imported."""
+    found: list[str] = []
+    for name in modules_imported_by(json.loads(codes_json)):
+        if name.split(".")[0] != CONTENT_PACKAGE or name == CONTENT_PACKAGE:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+            continue
+        with open(spec.origin, encoding="utf-8") as source:
+            found.extend(modules_imported_by([source.read()]))
+    return "\n".join(f"import {name}" for name in dict.fromkeys(found)
+                     if name.split(".")[0] not in sys.stdlib_module_names
+                     and name.split(".")[0] not in ("py_lessons", CONTENT_PACKAGE, "__future__"))
+
+
 def preimport(codes_json: str, packages_json: str) -> list[str]:
     """Import ahead of the first Run (while the page is idle) the modules that the cells import
     from the given top-level packages, e.g. ``numpy`` and ``matplotlib.pyplot``: importing NumPy
@@ -99,7 +122,7 @@ def preimport(codes_json: str, packages_json: str) -> list[str]:
     Returns the names imported."""
     allowed = set(json.loads(packages_json))
     done = []
-    for name in modules_imported_by(json.loads(codes_json)):
+    for name in modules_imported_by([*json.loads(codes_json), content_imports(codes_json)]):
         if name.split(".")[0] not in allowed or name in sys.modules:
             continue
         try:

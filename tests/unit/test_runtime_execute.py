@@ -187,3 +187,28 @@ def test_preimport_imports_only_modules_of_the_allowed_packages():
     done = preimport(json.dumps([code]), json.dumps(["colorsys"]))
     assert done == ["colorsys"]
     assert "colorsys" in sys.modules and "wave" not in sys.modules
+
+
+def test_content_imports_names_the_packages_a_course_module_imports_inside_its_functions(tmp_path, monkeypatch):
+    """A cell that imports the course's own module (py_lessons_content.course) must get NumPy
+    loaded although the cell never names it: the module's file is read (not imported) for it."""
+    import json
+    import sys
+
+    from py_lessons.runtime.session import content_imports
+
+    package = tmp_path / "py_lessons_content"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "course.py").write_text(
+        "import math\nfrom py_lessons.runtime import numbers\n\ndef data():\n    import numpy as np\n"
+        "    from matplotlib import pyplot\n    import numpy.linalg\n    return np.zeros(1)\n", encoding="utf-8")
+    (package / "other.py").write_text("def f():\n    import scipy\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [n for n in sys.modules if n.split(".")[0] == "py_lessons_content"]:
+        monkeypatch.delitem(sys.modules, name)
+    cell = "from py_lessons_content.course import data\nprint(data())"
+    assert content_imports(json.dumps([cell])).splitlines() == ["import numpy", "import matplotlib", "import numpy.linalg"]
+    assert content_imports(json.dumps(["import numpy\nprint(1)"])) == ""        # no course module named
+    assert content_imports(json.dumps(["import py_lessons_content.missing"])) == ""  # unknown: the cell reports it
+    assert "py_lessons_content.course" not in sys.modules                        # read, not imported

@@ -60,7 +60,9 @@ async function fontsIfNeeded() {
 
 function packagesNeeded(codes, skip = []) {
   const findImports = pyodide.pyimport("pyodide.code").find_imports;
-  const imports = codes.flatMap((code) => findImports(code).toJs()); // [] for code that does not parse
+  // the course's own modules (course.py) that the code imports need their packages too
+  const withCourse = [...codes, session.content_imports(JSON.stringify(codes))];
+  const imports = withCourse.flatMap((code) => findImports(code).toJs()); // [] for code that does not parse
   const byImport = {};
   for (const [name, info] of Object.entries(manifest.packages)) {
     for (const imp of info.imports || []) byImport[imp] = name;

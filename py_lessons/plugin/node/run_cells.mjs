@@ -40,6 +40,9 @@ if (fontCacheOut) {
 let fontsInstalled = false;
 async function loadPackagesFor(code) {
   await pyodide.loadPackagesFromImports(code, { messageCallback: quiet });
+  // what the course's own modules (course.py) that the code imports need, e.g. NumPy
+  const viaCourse = session.content_imports(JSON.stringify([code]));
+  if (viaCourse) await pyodide.loadPackagesFromImports(viaCourse, { messageCallback: quiet });
   if (!fontsInstalled && pyodide.loadedPackages.matplotlib) {
     await installFonts(pyodide, session, manifest, staged);
     fontsInstalled = true;
