@@ -1,10 +1,14 @@
 """Benchmark of the reader's experience; prints JSON (numbers, never pass/fail).
 
-    ./pathshala bench [--repeat 3]
+    ./pathshala bench [--repeat 5] [--phone]
     ./pathshala bench --load          the classroom load test instead (support/load.py)
 
 Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
-with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches):
+with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches).
+Each repeat first opens the bare Pyodide floor (support/bench_floor.py: this site's Pyodide and
+NumPy, resp. NumPy + matplotlib, in a worker, nothing else) in a fresh context, then the site, so
+that ratios_to_floor (median(site) / median(floor), support/bench_ratios.py) compares both under
+the same load:
   first_numpy_output_s   page open -> the demo page's NumPy cell has printed (cold)
   first_plot_s           the same for the plotting cell (matplotlib loaded on demand)
   next_lesson_s          after that, click to the next lesson (instant navigation, same worker)
@@ -18,6 +22,10 @@ with the build's gzip copies), medians over --repeat fresh browser contexts (emp
   explorable_update_ms   for every explorable figure of the site, once Python is warm: a slider
                          moved with the keyboard -> the new figure in the page (its data-update-ms,
                          debounce included), and the part of it Python took (data-python-ms)
+  phone (--phone)        first NumPy output of floor and site and the bytes before any Run, in a
+                         360 px context with a 4x CPU throttle (the page's main thread only: DevTools
+                         cannot throttle the worker) and a 20 Mbit/s, 20 ms network
+                         (support/bench_phone.py)
 and the same cells in CPython for ratios.
 """
 
@@ -35,6 +43,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from .bench_floor import time_floor, write_floor_pages
+from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
+from .bench_ratios import medians as medians_of
+from .bench_ratios import ratios_to_floor
 from .load import classroom_load
 from .local_server import CHROMIUM_ARGS, serve
 from .worker_probe import python_workers, wait_for_mark
@@ -93,16 +105,27 @@ def _open_demo_and_run(page, url, cell_id, on_loaded=lambda: None):
     return time.perf_counter() - began
 
 
-def _cold_run(browser, url, cell_id):
-    context = browser.new_context()  # service workers allowed: a revisit is measured afterwards
+def _cold_run(browser, url, cell_id, phone=False):
+    # service workers allowed: a revisit is measured afterwards
+    context = browser.new_context(viewport=PHONE_VIEWPORT) if phone else browser.new_context()
     moved = _byte_counter(context)
-    page = context.new_page()
+    page = phone_page(context) if phone else context.new_page()
     workers = python_workers(page)
     loaded = {}
     seconds = _open_demo_and_run(page, url, cell_id, on_loaded=lambda: loaded.setdefault("bytes", moved["bytes"]))
     out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded["bytes"],
            "phases": _phases(page, workers[0]) if workers else {}, "worker": workers[0] if workers else None}
     return out, context, page
+
+
+def _floor_run(browser, url, path, phone=False):
+    """(seconds from opening the floor page to its output, bytes transferred until then)."""
+    context = browser.new_context(service_workers="block", **({"viewport": PHONE_VIEWPORT} if phone else {}))
+    moved = _byte_counter(context)
+    seconds = time_floor(phone_page(context) if phone else context.new_page(), url, path)
+    moved_before_output = moved["bytes"]
+    context.close()
+    return seconds, moved_before_output
 
 
 # Click the sidebar link to the next lesson (the theme swaps the page), then Run its first cell;
@@ -214,9 +237,14 @@ def _explorable_updates(browser, url, path, explorable_id, changes=6):
     return measured
 
 
+def _rounded(runs: dict[str, list[float]]) -> dict[str, list[float]]:
+    return {name: [round(value, 3) for value in values] for name, values in runs.items()}
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--phone", action="store_true", help="also measure the phone profile")
     parser.add_argument("--load", action="store_true", help="run the classroom load test on the host instead")
     args = parser.parse_args(argv)
 
@@ -229,6 +257,7 @@ def main(argv=None) -> None:
         print(json.dumps({"classroom_load": classroom_load(site)}, indent=1, ensure_ascii=False))
         shutil.rmtree(site, ignore_errors=True)
         return
+    floor_pages = write_floor_pages(site)
     server, url = serve(site)
     runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "next_lesson_page_swap_ms": [],
             "next_lesson_cell_python_ms": [], "revisit_s": [],
@@ -239,9 +268,15 @@ def main(argv=None) -> None:
     phases_revisit: dict[str, list[float]] = {}
     explorable_ms: dict[str, list[float]] = {}
     explorable_python_ms: dict[str, list[float]] = {}
+    floor_runs = {"numpy": [], "plot": [], "numpy_bytes_before_output": []}
+    phone_runs = {"first_numpy_output_s": [], "bytes_before_first_output": [], "page_bytes_before_run": []}
+    phone_floor_runs = {"numpy": [], "numpy_bytes_before_output": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         for _ in range(args.repeat):
+            seconds, moved = _floor_run(browser, url, floor_pages["numpy"])
+            floor_runs["numpy"].append(seconds)
+            floor_runs["numpy_bytes_before_output"].append(moved)
             numpy_run, context, page = _cold_run(browser, url, NUMPY_CELL)
             runs["first_numpy_output_s"].append(numpy_run["seconds"])
             runs["bytes_before_first_output"].append(numpy_run["bytes_before_output"])
@@ -263,9 +298,19 @@ def main(argv=None) -> None:
             runs["revisit_s"].append(seconds)
             revisits.append({"service_worker": controlled, "python_snapshot": restored})
             context.close()
+            floor_runs["plot"].append(_floor_run(browser, url, floor_pages["plot"])[0])
             plot_run, context, _ = _cold_run(browser, url, PLOT_CELL)
             runs["first_plot_s"].append(plot_run["seconds"])
             context.close()
+            if args.phone:
+                seconds, moved = _floor_run(browser, url, floor_pages["numpy"], phone=True)
+                phone_floor_runs["numpy"].append(seconds)
+                phone_floor_runs["numpy_bytes_before_output"].append(moved)
+                phone_run, context, _ = _cold_run(browser, url, NUMPY_CELL, phone=True)
+                phone_runs["first_numpy_output_s"].append(phone_run["seconds"])
+                phone_runs["bytes_before_first_output"].append(phone_run["bytes_before_output"])
+                phone_runs["page_bytes_before_run"].append(phone_run["page_bytes_before_run"])
+                context.close()
             for path, explorable_id in _explorables(site):
                 for wall, python in _explorable_updates(browser, url, path, explorable_id):
                     explorable_ms.setdefault(f"{path}#{explorable_id}", []).append(wall)
@@ -274,14 +319,19 @@ def main(argv=None) -> None:
     server.shutdown()
     shutil.rmtree(site, ignore_errors=True)
 
-    medians = {key: round(statistics.median(values), 3) for key, values in runs.items()}
+    medians = medians_of(runs)
     medians["warm_overhead_ms"] = round(medians["warm_rerun_wall_ms"] - medians["warm_rerun_in_pyodide_ms"], 1)
     demo = ROOT / "site" / "demo" / "index.md"
     cpython = {cell: _cpython_seconds(demo, cell) for cell in (NUMPY_CELL, PLOT_CELL)}
-    print(json.dumps({"medians": medians,
+    phone = {"profile": PROFILE, "ratios_to_floor": ratios_to_floor(phone_runs, phone_floor_runs, {"first_numpy_output_s": "numpy"}),
+             "medians": medians_of(phone_runs), "floor_medians": medians_of(phone_floor_runs),
+             "runs": _rounded(phone_runs), "floor_runs": _rounded(phone_floor_runs)}
+    print(json.dumps({"ratios_to_floor": ratios_to_floor(runs, floor_runs),
+                      "medians": medians, "floor_medians": medians_of(floor_runs),
                       "cold_start_phases_ms": {k: round(statistics.median(v)) for k, v in phases.items()},
                       "revisit_phases_ms": {k: round(statistics.median(v)) for k, v in phases_revisit.items()},
-                      "runs": {k: [round(v, 3) for v in vals] for k, vals in runs.items()},
+                      "runs": _rounded(runs), "floor_runs": _rounded(floor_runs),
+                      **({"phone": phone} if args.phone else {}),
                       "revisits_served_by": revisits,
                       "explorable_update_ms": {k: round(statistics.median(v)) for k, v in explorable_ms.items()},
                       "explorable_update_python_ms": {k: round(statistics.median(v))
