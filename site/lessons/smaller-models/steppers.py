@@ -26,10 +26,10 @@ def _mem(num_bytes: float) -> str:
 
 @stepper(
     "memory_ledger",
-    title="ওজন রাখতে কত memory: precision ধরে হিসাব",
+    title="Weight রাখতে কত memory: precision ধরে হিসাব",
     inputs=[
         # Defaults: Qwen2.5-0.5B (24 layers, hidden 896, MLP 4864, vocab 151,936, tied embedding)
-        InputSpec("linear_params", "Linear layer-এর weight (সংখ্যা)", 357_826_560, minimum=0, step=1, kind="int"),
+        InputSpec("linear_params", "Linear স্তরের weight (সংখ্যা)", 357_826_560, minimum=0, step=1, kind="int"),
         InputSpec("embedding_params", "Embedding-এর weight (সংখ্যা)", 136_134_656, minimum=0, step=1, kind="int"),
         InputSpec("other_params", "Norm, bias ও বাকি (সংখ্যা)", 71_552, minimum=0, step=1, kind="int"),
         InputSpec("block_size", "৪-bit-এ কতটি weight-এ একটি scale", 64, minimum=1, maximum=4096, step=1, kind="int"),
@@ -40,7 +40,7 @@ def memory_ledger(linear_params, embedding_params, other_params, block_size, sca
     lin, emb, oth = linear_params, embedding_params, other_params
     total = lin + emb + oth
     if total == 0:
-        raise InputError("linear_params", "মোট parameter শূন্য; অন্তত একটি ঘরে ধনাত্মক সংখ্যা দিন")
+        raise InputError("linear_params", "মোট parameter শূন্য; অন্তত একটি input-এ ধনাত্মক সংখ্যা দিন")
     keep16 = emb + oth  # parts that 8-bit/4-bit loaders usually leave in 16-bit
     b = {
         "fp32": total * 4,
@@ -89,6 +89,16 @@ def memory_ledger(linear_params, embedding_params, other_params, block_size, sca
 # 2. Affine (asymmetric) and symmetric quantization of one value
 # ---------------------------------------------------------------------------
 
+def _sym_vs_asym(err_sym, err, step):
+    """One value's two errors: a coarser step bounds the error higher, it does not make every error larger."""
+    if err <= 1e-9 * step:  # float noise of (q − z)·s, not a rounding error: a ratio to it means nothing
+        return "Asymmetric-এ এই মানটি হুবহু ফিরেছে; symmetric-এর ধাপ মোটা, তাই সেখানে ত্রুটি থাকতে পারে।"
+    if err_sym > err:
+        return f"Symmetric-এর ত্রুটি asymmetric-এর প্রায় {prose_number(err_sym / err, 2)} গুণ: সহজ হিসাবের দাম মোটা ধাপ।"
+    return ("এই মানটিতে symmetric-এর ত্রুটি বেশি নয়: একটি মান কাকতালীয়ভাবে পূর্ণসংখ্যার কাছে পড়তে পারে। "
+            "কিন্তু ধাপ মোটা বলে ত্রুটির সীমা (আধা ধাপ) বেশি, তাই অনেক মানের গড়ে symmetric-এর ত্রুটি বেশি হয়।")
+
+
 @stepper(
     "affine_quant",
     title="Scale আর zero point: একটি সংখ্যাকে পূর্ণসংখ্যায় নেওয়া আর ফেরানো",
@@ -129,37 +139,36 @@ def affine_quant(x_min, x_max, x, bits):
     unused = (2 * qs + 1) - used
 
     range_note = (f"সবচেয়ে ছোট {prose_number(x_min)}, সবচেয়ে বড় {prose_number(x_max)}; {bn_digits(bits)} bit-এ "
-                  f"{bn_digits(qmax - qmin + 1)}টি ঘর আছে।")
+                  f"{bn_digits(qmax - qmin + 1)}টি পূর্ণসংখ্যা-মান আছে।")
     if widened:
-        range_note += " আসল ০ যেন ঠিক একটি ঘরে পড়ে, তাই পরিসর ০ পর্যন্ত বাড়ানো হলো।"
+        range_note += " আসল ০ যেন ঠিক একটি পূর্ণসংখ্যা-মানে পড়ে, তাই পরিসর ০ পর্যন্ত বাড়ানো হলো।"
     clip_note = ""
     if q != q_unclipped:
         clip_note = f" মানটি পরিসরের বাইরে, তাই {bn_digits(q_unclipped)} কেটে {bn_digits(q)} করা হলো।"
     in_range = x_min <= x <= x_max
     steps = [
-        Step("পরিসর", f"{fmt(hi)} − {paren(lo)} ; ঘর {qmin} … {qmax}", fmt(span), range_note),
+        Step("পরিসর", f"{fmt(hi)} − {paren(lo)} ; পূর্ণসংখ্যা {qmin} … {qmax}", fmt(span), range_note),
         Step("Scale s", f"({fmt(hi)} − {paren(lo)}) / ({qmax} − {qmin})", fmt(s),
              "পাশাপাশি দুটি পূর্ণসংখ্যা আসল সংখ্যায় এতটা দূরে; এটিই quantization-এর ধাপের মাপ।"),
         Step("Zero point z", f"round({qmin} − {paren(lo)} / {fmt(s)}) = round({fmt(z_raw)})", str(z),
              "আসল ০.০ এই পূর্ণসংখ্যায় বসে, তাই শূন্য (padding, ReLU-র শূন্য) কোনো ত্রুটি ছাড়াই ফেরে।"),
         Step("Quantize", f"round({fmt(x)} / {fmt(s)}) + {z} = round({fmt(r)}) + {z}", str(q),
-             "ভাগ করে নিকটতম পূর্ণসংখ্যা নিয়ে zero point যোগ করলে মানটি একটি ছোট পূর্ণসংখ্যার ঘরে জায়গা পায়।"
+             "ভাগ করে নিকটতম পূর্ণসংখ্যা নিয়ে zero point যোগ করলে মানটি একটি ছোট পূর্ণসংখ্যায় জায়গা পায়।"
              + clip_note),
         Step("Dequantize", f"({q} − {z}) × {fmt(s)}", fmt(xhat),
              "পূর্ণসংখ্যা থেকে zero point বাদ দিয়ে scale দিয়ে গুণ করলে আসল মানের কাছাকাছি একটি সংখ্যা ফেরে।"),
         Step("ত্রুটি", f"|{fmt(x)} − {fmt(xhat)}|   (s/2 = {fmt(s / 2)})", fmt(err),
-             "পরিসরের ভেতরের মানে round-এর ভুল কখনো আধা ধাপের বেশি নয়।" if in_range else
-             "পরিসরের বাইরের মান কেটে ফেলা হয়েছে, তাই ভুল আধা ধাপ ছাড়িয়ে যেতে পারে।"),
+             "পরিসরের ভেতরের মানে round-এর ত্রুটি কখনো আধা ধাপের বেশি নয়।" if in_range else
+             "পরিসরের বাইরের মান কেটে ফেলা হয়েছে, তাই ত্রুটি আধা ধাপ ছাড়িয়ে যেতে পারে।"),
         Step("Symmetric scale", f"max(|{fmt(x_min)}|, |{fmt(x_max)}|) / {qs}", fmt(s_sym),
-             f"Symmetric-এ z = ০, ঘর −{bn_digits(qs)} থেকে {bn_digits(qs)}; পরিসর একদিকে হেলে থাকলে "
-             f"{bn_digits(unused)}টি ঘর কখনো কাজে লাগে না।"),
+             f"Symmetric-এ z = ০, পূর্ণসংখ্যা −{bn_digits(qs)} থেকে {bn_digits(qs)}; পরিসর একদিকে হেলে থাকলে "
+             f"{bn_digits(unused)}টি পূর্ণসংখ্যা-মান কখনো কাজে লাগে না।"),
         Step("Symmetric quantize", f"round({fmt(x)} / {fmt(s_sym)}) = round({fmt(r_sym)})", str(q_sym),
              "ধাপ মোটা হওয়ায় একই মান এখন অন্য একটি পূর্ণসংখ্যায় পড়ে।"),
         Step("Symmetric dequantize", f"{q_sym} × {fmt(s_sym)}", fmt(xhat_sym),
              "ফেরত আনার সময় শুধু scale দিয়ে গুণ, zero point যোগের ঝামেলা নেই।"),
         Step("ত্রুটির তুলনা", f"|{fmt(x)} − {fmt(xhat_sym)}|  বনাম  {fmt(err)}", fmt(err_sym),
-             f"Symmetric-এর ভুল asymmetric-এর প্রায় {prose_number(err_sym / err, 2)} গুণ: সহজ হিসাবের দাম মোটা ধাপ।"
-             if err > 0 else "Asymmetric-এ এই মানটি হুবহু ফিরেছে, symmetric-এ ধাপ মোটা বলে ভুল থাকতে পারে।"),
+             _sym_vs_asym(err_sym, err, s)),
     ]
     values = {"qmin": qmin, "qmax": qmax, "span": span, "scale": s, "zero_point": z,
               "q": q, "x_hat": xhat, "error": err, "half_step": s / 2,
@@ -235,7 +244,7 @@ def kd_loss(teacher, student, temperature, alpha, label):
         Step("মোট loss", f"{fmt(a)} × {fmt(ce)} + {fmt(1 - a)} × {fmt(kd)}", fmt(total),
              "α ঠিক করে আসল label আর teacher-এর পরামর্শের মধ্যে কার কথা কতটা শোনা হবে।"),
         Step("KD অংশের gradient", f"{Ts} × (q − p)", fmt_vec(grad_kd),
-             "ঋণাত্মক ঘরের logit বাড়াতে আর ধনাত্মক ঘরের logit কমাতে বলে; ঘরগুলোর যোগফল শূন্য।"),
+             "ঋণাত্মক উপাদানের logit বাড়াতে আর ধনাত্মক উপাদানের logit কমাতে বলে; উপাদানগুলোর যোগফল শূন্য।"),
         Step("মোট gradient", f"{fmt(a)} × (softmax(z_s) − y) + {fmt(1 - a)} × {Ts} × (q − p)",
              fmt_vec(grad_total),
              "দুই অংশের gradient একই ভারে মেশানো; student-এর logit এই দিকের উল্টোয় একটু সরবে।"),
