@@ -19,6 +19,7 @@ the same load:
   bytes                  transferred before the first NumPy output (a NumPy-only page), and
                          before any Run (the page itself)
   start-up phases        from the worker's performance marks (worker.js), ms after page open
+  stop_s                 a busy loop in the NumPy cell: Stop clicked -> the cell has stopped
   explorable_update_ms   for every explorable figure of the site, once Python is warm: a slider
                          moved with the keyboard -> the new figure in the page (its data-update-ms,
                          debounce included), and the part of it Python took (data-python-ms)
@@ -44,6 +45,7 @@ import time
 from pathlib import Path
 
 from .bench_floor import time_floor, write_floor_pages
+from .browser import start_then_stop
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
 from .bench_ratios import medians as medians_of
 from .bench_ratios import ratios_to_floor
@@ -260,7 +262,7 @@ def main(argv=None) -> None:
     floor_pages = write_floor_pages(site)
     server, url = serve(site)
     runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "next_lesson_page_swap_ms": [],
-            "next_lesson_cell_python_ms": [], "revisit_s": [],
+            "next_lesson_cell_python_ms": [], "revisit_s": [], "stop_s": [],
             "bytes_before_first_output": [], "page_bytes_before_run": [],
             "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
     phases: dict[str, list[float]] = {}
@@ -299,8 +301,10 @@ def main(argv=None) -> None:
             revisits.append({"service_worker": controlled, "python_snapshot": restored})
             context.close()
             floor_runs["plot"].append(_floor_run(browser, url, floor_pages["plot"])[0])
-            plot_run, context, _ = _cold_run(browser, url, PLOT_CELL)
+            plot_run, context, plot_page = _cold_run(browser, url, PLOT_CELL)
             runs["first_plot_s"].append(plot_run["seconds"])
+            # last on this page: Stop ends the worker, and Python starts afresh
+            runs["stop_s"].append(start_then_stop(plot_page, NUMPY_CELL, "while True:\n    pass", 15_000))
             context.close()
             if args.phone:
                 seconds, moved = _floor_run(browser, url, floor_pages["numpy"], phone=True)
