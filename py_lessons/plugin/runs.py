@@ -176,6 +176,11 @@ def _bangla_font() -> Path:
     return ttf
 
 
+# Okabe & Ito's palette: told apart with every common colour-vision deficiency; in this order the
+# first three are the lessons' own colours for float32, bf16 and fp16 (the runs' line order)
+LINE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+
+
 def _with_english_tooltips(svg: str, english: dict[str, str]) -> str:
     """Give each drawn Bangla text (its group's id is a key of ``english``) an SVG <title>: the
     English it translates, shown on hover, as the table headers' title= is."""
@@ -209,8 +214,11 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
         english[f"{salt}-{part}"] = label["en"]
 
     # DejaVu Sans has no Bengali glyphs: matplotlib falls back to the next family, as in the cells
+    from cycler import cycler
+
     rc = {"svg.fonttype": "none", "svg.hashsalt": salt, "font.size": 9,
-          "font.family": ["DejaVu Sans", BANGLA_FONT_FAMILY, "sans-serif"]}
+          "font.family": ["DejaVu Sans", BANGLA_FONT_FAMILY, "sans-serif"],
+          "axes.prop_cycle": cycler(color=LINE_COLOURS)}
     with plt.rc_context(rc):
         fig, ax = plt.subplots(figsize=(width, height))
         try:

@@ -272,3 +272,17 @@ def test_every_registry_lesson_has_a_page():
         assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", exp.lesson), exp
         assert (ROOT / "site" / "lessons" / exp.lesson / "index.md").is_file(), exp
         assert exp.suite == exp.lesson, exp
+
+
+def test_chart_lines_use_a_colour_blind_safe_palette_in_the_lessons_order():
+    """fp32, bf16, fp16 lines in the mixed-precision chart get the colours the numerical-stability
+    lesson uses for those formats (Okabe-Ito blue, orange, green), not matplotlib's defaults."""
+    run = runs.load_run(RESULTS, "mixed_precision")
+    svg = runs.render_chart(run, "loss_curves")
+    lesson = (ROOT / "site" / "lessons" / "numerical-stability" / "index.md").read_text(encoding="utf-8")
+    colours = dict(re.findall(r'"(float32|fp16|bf16)": "(#[0-9A-Fa-f]{6})"', lesson))
+    strokes = [c.lower() for c in re.findall(r"stroke: (#[0-9a-fA-F]{6})", svg)]
+    wanted = [colours["float32"], colours["bf16"], colours["fp16"]]
+    assert [c.lower() for c in wanted] == [c for c in dict.fromkeys(strokes) if c.lower() in
+                                          {w.lower() for w in wanted}]
+    assert "#1f77b4" not in strokes  # matplotlib's default first colour
