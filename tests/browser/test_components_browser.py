@@ -283,7 +283,7 @@ def test_axe_finds_no_serious_violations_on_any_page(page, site_url, built_site)
 
 
 @pytest.mark.parametrize("path", ["/", GUIDE, "/demo/", "/lessons/optimization/", "/lessons/numerical-stability/",
-                                  "/lessons/vanishing-gradients/", "/lessons/smaller-models/"])
+                                  "/lessons/vanishing-gradients/", "/lessons/smaller-models/", "/lessons/capstone/"])
 def test_mobile_width_no_page_scroll_and_big_tap_targets(page, site_url, path):
     page.set_viewport_size({"width": 360, "height": 800})
     page.goto(site_url + path)

@@ -37,7 +37,7 @@ def card(page, lesson_id):
 
 def test_the_lessons_in_course_order_with_summary_time_needs_and_counts(page, site_url):
     lessons = course_lessons()
-    assert len(lessons) == 4
+    assert len(lessons) == 5
     open_home(page, site_url)
     cards = page.locator("[data-lesson]")
     assert cards.evaluate_all("(cards) => cards.map((c) => c.dataset.lesson)") == [lesson["id"] for lesson in lessons]

@@ -19,7 +19,7 @@ from support.site import ROOT, outputs
 
 LESSONS = {
     "lessons/optimization/": {
-        "cells": 2, "figure_cells": 1, "steppers": ["gd_update"], "mcq": 3, "exercise_reveals": 1,
+        "cells": 3, "figure_cells": 2, "steppers": ["gd_update"], "mcq": 3, "exercise_reveals": 1,
         "code_tabs_with_go": 1, "complete": 1,
     },
     "lessons/vanishing-gradients/": {
@@ -34,6 +34,10 @@ LESSONS = {
         "steppers": ["memory_ledger", "affine_quant", "kd_loss"], "cells": 4, "figure_cells": 1,
         "runs": ["int8_dynamic", "lowbit_llm", "distill", "prune"], "tables_in_prose": 1,
         "thinking": 5, "exercise_reveals": 4, "ordering": 1, "mcq": 6, "glossary": 1, "summary": 1, "complete": 1,
+    },
+    "lessons/capstone/": {
+        "cells": 2, "figure_cells": 1, "thinking": 2, "exercise_reveals": 1, "mcq": 2, "glossary": 1, "summary": 1,
+        "complete": 1,
     },
 }
 
