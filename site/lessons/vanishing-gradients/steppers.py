@@ -125,7 +125,7 @@ def _norm(v: list[float]) -> float:
     "norm_clip",
     title="Gradient clipping: norm ধরে আর value ধরে",
     inputs=[
-        InputSpec("grad", "Gradient-এর ঘরগুলো (সব parameter এক সারিতে)", (3.0, 4.0, 12.0),
+        InputSpec("grad", "Gradient-এর উপাদানগুলো (সব parameter এক সারিতে)", (3.0, 4.0, 12.0),
                   minimum=-1e6, maximum=1e6, kind="floats"),
         InputSpec("max_norm", "max_norm", 5.0, minimum=1e-6, maximum=1e6, step=0.5),
         InputSpec("clip_value", "clip_value (value ধরে কাটার সীমা)", 2.0, minimum=1e-6, maximum=1e6, step=0.5),
@@ -135,7 +135,7 @@ def _norm(v: list[float]) -> float:
 def norm_clip(grad, max_norm, clip_value, eps):
     g = list(grad)
     if len(g) > 16:
-        raise InputError("grad", "পাতায় দেখানোর জন্য ১৬টির বেশি ঘর দেবেন না")
+        raise InputError("grad", "পাতায় দেখানোর জন্য ১৬টির বেশি উপাদান দেবেন না")
     sq = sum(x * x for x in g)
     norm = math.sqrt(sq)
     denom = norm + eps
@@ -151,20 +151,20 @@ def norm_clip(grad, max_norm, clip_value, eps):
     else:
         dot, cos, cos_calc = 0.0, None, "শূন্য vector-এর দিক নেই"
     coef_note = ("Norm সীমার ভেতরে, তাই গুণক ১: ছোট gradient বদলায় না, বড়ও করা হয় না।" if coef >= 1.0
-                 else "গুণক ১-এর কম, তাই সব ঘর একই অনুপাতে ছোট হবে; হরের ছোট সংখ্যাটি শূন্য দিয়ে ভাগ ঠেকায়।")
+                 else "গুণক ১-এর কম, তাই সব উপাদান একই অনুপাতে ছোট হবে; হরের ছোট সংখ্যাটি শূন্য দিয়ে ভাগ ঠেকায়।")
     steps = [
         Step("বর্গের যোগ", " + ".join(f"{paren(x)}²" for x in g), fmt(sq, 6),
-             "সব parameter-এর সব ঘর একটি লম্বা vector ধরে একসঙ্গে বর্গ করে যোগ হয়।"),
+             "সব parameter-এর সব উপাদান একটি লম্বা vector ধরে একসঙ্গে বর্গ করে যোগ হয়।"),
         Step("মোট norm", f"√{fmt(sq, 6)}", fmt(norm, 6),
              "Gradient-এর দৈর্ঘ্য; clip_grad_norm_ এটিই ফেরত দেয়, ছাঁটার আগের মান।"),
         Step("গুণক", f"min(1, {fmt(max_norm)} / ({fmt(norm, 6)} + {fmt(eps)}))", fmt(coef), coef_note),
         Step("Norm ধরে ছাঁটা", f"{fmt(coef)} × {fmt_vec(g)}", fmt_vec(clipped),
-             "ঘরগুলোর অনুপাত আগের মতোই, অর্থাৎ gradient-এর দিক অক্ষত।"),
+             "উপাদানগুলোর অনুপাত আগের মতোই, অর্থাৎ gradient-এর দিক অক্ষত।"),
         Step("নতুন norm", f"‖{fmt_vec(clipped)}‖", fmt(new_norm),
              "দৈর্ঘ্য এখন সীমার সমান (বা আগেই ছোট ছিল), আর দিকের cosine ঠিক ১।"),
         Step("Value ধরে ছাঁটা", f"clip({fmt_vec(g)}, {MINUS}{fmt(clip_value)}, {fmt(clip_value)})",
              fmt_vec(by_value),
-             "প্রতিটি ঘর আলাদাভাবে সীমায় আটকানো হয়; বড় ঘর আর ছোট ঘরের পার্থক্য মুছে যেতে পারে।"),
+             "প্রতিটি উপাদান আলাদাভাবে সীমায় আটকানো হয়; বড় আর ছোট উপাদানের পার্থক্য মুছে যেতে পারে।"),
         Step("দিকের cosine", cos_calc, fmt(cos) if cos is not None else "—",
              "১-এর যত নিচে, value clipping gradient-এর দিক তত বেশি ঘুরিয়ে দিয়েছে।"),
     ]
