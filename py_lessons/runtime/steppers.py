@@ -295,7 +295,12 @@ def load_content(modules: dict[str, str]) -> None:
         spec = importlib.util.spec_from_file_location(full, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[full] = module
-        spec.loader.exec_module(module)
+        with open(path, "rb") as file:
+            source = file.read()
+        # run the bytes read here and keep them: what the build keys its caches on (an explorable's
+        # figure) is then what it ran, even when the author saves the file during a build
+        exec(compile(source, path, "exec"), module.__dict__)
+        module.__source__ = source.decode("utf-8")
         setattr(package, name, module)
 
 

@@ -241,6 +241,23 @@ def test_loading_a_content_module_again_replaces_what_it_registered(tmp_path):
         EXPLORABLES.pop("t_found", None)
 
 
+def test_a_figures_cache_key_is_the_source_the_build_loaded_not_the_file_saved_since(tmp_path):
+    """An author who saves explorables.py during a build must not get the old drawing stored
+    under the new file's key: the key is the source the build ran."""
+    import hashlib
+
+    (tmp_path / "figs").mkdir()
+    path = tmp_path / "figs" / "explorables.py"
+    path.write_text(FIGURES_PY, encoding="utf-8")
+    try:
+        content.load(content.find_modules(tmp_path))
+        path.write_text(FIGURES_PY + "# saved again during the build\n", encoding="utf-8")
+        parsed = block.parse("id: e\nfunction: t_found\n")
+        assert parsed["source_sha"] == hashlib.sha256(FIGURES_PY.encode("utf-8")).hexdigest()
+    finally:
+        EXPLORABLES.pop("t_found", None)
+
+
 @pytest.mark.parametrize("source, line_number", [
     ("import numpy as np\n", 1),
     ("import math\nfrom matplotlib import pyplot\n", 2),

@@ -60,7 +60,9 @@ def parse(source: str) -> dict:
     except explorables.ExplorableError as exc:
         raise ComponentError(f"explorable '{cid}' ({name}): {exc}") from None
     caption = nonempty_text(data, "caption", KIND) if "caption" in data else spec["title"]
-    module_source = Path(_content_module(name).__file__).read_text(encoding="utf-8")
+    module = _content_module(name)
+    # the source the build loaded (content.load keeps it), not the file as it is now
+    module_source = getattr(module, "__source__", None) or Path(module.__file__).read_text(encoding="utf-8")
     return {"id": cid, "function": name, "values": values, "caption": caption, "spec": spec,
             "imports": imports_of(module_source),
             "source_sha": hashlib.sha256(module_source.encode("utf-8")).hexdigest(), "svg": None}
