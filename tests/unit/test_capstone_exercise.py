@@ -68,3 +68,21 @@ def test_the_solution_with_one_bug_put_back_fails_the_checks(bug):
     result = outcome(code, block["checks"])
     assert result["stage"] == "checks" and not result["result"]["ok"], f"{bug}: the checks let it pass"
     assert result["result"]["error"] == "AssertionError", result
+
+
+ANOTHER_STABLE_LOSS = '''def test_loss(logits, y):
+    z = logits.astype(np.float16)
+    m = z.max(axis=1, keepdims=True)
+    lse = m + np.log(np.exp(z - m).sum(axis=1, keepdims=True))
+    return float((lse[:, 0] - z[np.arange(len(y)), y]).mean())'''
+
+
+def test_another_correct_stable_loss_passes_too():
+    """The checks test the idea, not the model answer's form: log-sum-exp written as
+    m + log Σ exp(z − m), minus the right logit, is as right as the solution's log-softmax."""
+    block = exercise()
+    pattern = re.compile(BUGS["naive softmax in float16 (lesson 2)"], re.M | re.S)
+    code = pattern.sub(lambda _: ANOTHER_STABLE_LOSS, block["solution"], count=1)
+    assert code != block["solution"]
+    result = outcome(code, block["checks"])
+    assert result["stage"] == "checks" and result["result"]["ok"], result
