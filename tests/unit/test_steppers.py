@@ -451,6 +451,16 @@ def test_residual_product_equals_finite_difference(x0, a, n):
         assert v["residual_product"][k - 1] == pytest.approx(fd, rel=1e-6)
 
 
+@pytest.mark.parametrize("a", [0.5, -0.5, 0.0])
+def test_residual_chain_closing_note_names_the_sign_of_f_prime_the_table_shows(a):
+    out = run_stepper("residual_chain", x0=0.5, gain=a, blocks=4)
+    slopes = out["values"]["f_prime"]
+    note = out["steps"][-1]["note"]
+    sign = np.sign(slopes[0])
+    assert all(np.sign(s) == sign for s in slopes)
+    assert ("ঋণাত্মক" in note) == (sign < 0) and ("ধনাত্মক" in note) == (sign > 0)
+
+
 def test_residual_chain_seed_table():
     v = run_stepper("residual_chain")["values"]
     # independent: numpy trajectory, F'(x) = a·σ(ax)(1 − σ(ax))

@@ -1,8 +1,8 @@
 """The vanishing-gradients lesson's explorable figure: the gradient reaching layer 1 as depth grows.
 
-A scalar chain whose every layer has the branch f(x) = σ(w·x) − ½. Plain: x_k = f-layer, so each
-layer multiplies the gradient by w·σ′; residual: x_k = x_{k−1} + f(x_{k−1}), so each block
-multiplies it by 1 + w·σ′. The reader slides the depth and the weight w and watches the two
+Two scalar chains through the same sigmoid. Plain: h_k = σ(w·h_{k−1}), so each layer multiplies the
+gradient by w·σ′; residual: x_k = x_{k−1} + σ(w·x_{k−1}) − ½ (centred so x grows slowly; the
+constant leaves the slope alone), so each block multiplies it by 1 + w·σ′. The reader slides the depth and the weight w and watches the two
 products part on a log axis. NumPy and matplotlib are imported inside the function: the reader's
 Python imports this module before any package is loaded.
 """

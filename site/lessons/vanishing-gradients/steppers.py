@@ -106,7 +106,10 @@ def residual_chain(x0, gain, blocks):
     steps.append(Step("শেষ হিসাব", f"∏(1 + F′) / ∏F′ = {fmt(final_res)} / {fmt(final_plain)}",
                       fmt(final_res / final_plain, 3) if final_plain != 0 else "inf",
                       "F′ ধনাত্মক হলে 1 + F′ > ১, তাই residual-এর গুণফল কমে না; বরং মাপ ধীরে বাড়তে পারে, তাই normalization-ও লাগে।"
-                      if a > 0 else "এখানে F′ ঋণাত্মক, তাই 1 + F′ একের নিচে; shortcut তখনও পুরো পথ বন্ধ হতে দেয় না যতক্ষণ F′ > −১।"))
+                      if a > 0 else
+                      "এখানে F′ ঋণাত্মক, তাই 1 + F′ একের নিচে; shortcut তখনও পুরো পথ বন্ধ হতে দেয় না যতক্ষণ F′ > −১।"
+                      if a < 0 else
+                      "a = ০ হলে F ধ্রুবক, F′ = ০: শুধু F-এর পথ বন্ধ, আর shortcut-এর গুণনীয়ক ঠিক ১।"))
     values = {"x": [r[1] for r in rows], "f_input": [r[2] for r in rows],
               "f_prime": [r[3] for r in rows], "plain_product": [r[4] for r in rows],
               "residual_product": [r[5] for r in rows]}
