@@ -34,7 +34,8 @@ class Result:
         self.notes: list[str] = []
         self.variants_absent: list[dict] = []
 
-    def table(self, key: str, title: str, columns: list[tuple], rows: list[dict]) -> None:
+    def table(self, key: str, title: tuple[str, str], columns: list[tuple], rows: list[dict]) -> None:
+        """*title* is ``(bn, en)``: the page's caption, the English as its tooltip."""
         cols = []
         for col in columns:
             key_, bn, en, *fmt = col
@@ -47,7 +48,7 @@ class Result:
             missing = known - set(row)
             if missing:
                 raise ValueError(f"table {key}: row {row} lacks {sorted(missing)}")
-        self.tables[key] = {"title": title, "columns": cols, "rows": rows}
+        self.tables[key] = {"title": _label(title), "columns": cols, "rows": rows}
 
     def add_series(self, key: str, title: tuple[str, str], x: list, lines: dict[tuple[str, str], list], *,
                    x_label: tuple[str, str], y_label: tuple[str, str], log_y: bool = False,

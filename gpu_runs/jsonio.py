@@ -95,8 +95,9 @@ def validate(raw_doc: dict, *, where: str = "run") -> None:
     if isinstance(found, int) and found < SCHEMA_VERSION:
         raise ValueError(f"{where}: written with schema version {found}, this code reads {SCHEMA_VERSION}; "
                          "run `python -m gpu_runs migrate` (adds the new fields as null, translates chart "
-                         "labels) or re-run it")
+                         "labels and titles) or re-run it")
     _check_chart_labels(raw_doc, where)
+    _check_title_labels(raw_doc, where)
     validator = jsonschema.Draft202012Validator(load_schema())
     errors = sorted(validator.iter_errors(raw_doc), key=lambda e: list(e.path))
     if errors:
@@ -135,3 +136,21 @@ def _check_chart_labels(raw_doc: Any, where: str) -> None:
             if problem:
                 raise ValueError(f"{where}: experiment {raw_doc.get('experiment')!r}, series {key!r}: "
                                  f"{name} {problem}")
+
+
+def _check_title_labels(raw_doc: Any, where: str) -> None:
+    """The run's title (the runs index shows it) and every table's (its caption) speak Bangla: a
+    clear error naming the experiment and table, before the schema's generic one."""
+    if not isinstance(raw_doc, dict):
+        return
+    named = f"{where}: experiment {raw_doc.get('experiment')!r}"
+    if "title" in raw_doc:
+        problem = _label_problem(raw_doc["title"], phrase=True)
+        if problem:
+            raise ValueError(f"{named}: the run's title {problem}")
+    tables = raw_doc.get("tables")
+    for key, table in (tables.items() if isinstance(tables, dict) else ()):
+        if isinstance(table, dict) and "title" in table:
+            problem = _label_problem(table["title"], phrase=True)
+            if problem:
+                raise ValueError(f"{named}, table {key!r}: title {problem}")

@@ -4,7 +4,9 @@ Nothing measured is changed.  Version 1 -> 2 adds provenance.device's CUDA field
 provenance.packages' accelerate and safetensors, and provenance.stand_ins, as null ("not
 recorded").  Version 2 -> 3 turns each chart's English title, axis and line labels into
 ``{"bn": ..., "en": ...}`` (the Bangla from :data:`CHART_BN`) and rewords the Bangla column
-headings in :data:`COLUMN_BN`.
+headings in :data:`COLUMN_BN`.  Version 3 -> 4 turns the run's and each table's English title
+into ``{"bn": ..., "en": ...}`` (the Bangla from :data:`TITLE_BN`) and rewords the Bangla column
+headings in :data:`COLUMN_BN_4` (site/glossary.yml's choices).
 """
 from __future__ import annotations
 
@@ -57,6 +59,74 @@ CHART_BN = {
 # "ঘর" means only a code cell in this course; a tensor's entry is an উপাদান (site/glossary.yml)
 COLUMN_BN = {"fp16-এ শূন্য ঘরের ভাগ": "fp16-এ শূন্য হয়ে যাওয়া উপাদানের ভাগ"}
 
+# The Bangla of the run and table titles that version-3 files hold, per experiment (the English
+# is kept as "en"); since version 4 the experiments write both themselves.
+_ROUNDS_BN = "পালা করে ৫ দফা মাপার"
+TITLE_BN = {
+    "clip_api": {
+        "clip_grad_norm_/clip_grad_value_ return values and errors":
+            "clip_grad_norm_/clip_grad_value_: ফেরত মান আর error",
+        "clip_grad_norm_ and clip_grad_value_ on hand-made gradients":
+            "হাতে বানানো gradient-এ clip_grad_norm_ আর clip_grad_value_",
+    },
+    "distill": {
+        "Teacher -> BiGRU student, hard labels vs KD, 3 seeds":
+            "Teacher থেকে BiGRU student: hard label বনাম KD, ৩টি seed",
+        "Student test macro-F1 over seeds": "প্রতি seed-এ student-এর test macro-F1",
+        "Size and CPU latency, teacher vs student (median, min, max over 5 interleaved rounds)":
+            f"আকার আর CPU-তে latency, teacher বনাম student ({_ROUNDS_BN} median, সর্বনিম্ন, সর্বোচ্চ)",
+    },
+    "explode": {
+        "Exploding 16-layer ReLU MLP, value vs norm clipping":
+            "বিস্ফোরিত gradient-এ ১৬ স্তরের ReLU MLP: value বনাম norm clipping",
+        "After 300 steps: median and range over 3 seeds": "৩০০ ধাপ পরে: ৩টি seed-এর median আর পরিসর",
+        "Loss and pre-clip total gradient norm at selected steps (median over 3 seeds; each row also "
+        "holds _min and _max)":
+            "বাছাই করা ধাপে loss আর clip-এর আগের মোট gradient norm (৩টি seed-এর median; প্রতিটি সারিতে "
+            "_min আর _max-ও আছে)",
+    },
+    "grad_norms": {
+        "Per-layer gradient norms, 30 hidden layers": "প্রতিটি স্তরের gradient norm, ৩০টি hidden স্তর",
+        "30 hidden layers, width 64, default init, batch 256":
+            "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, default init, batch ২৫৬",
+    },
+    "int8_dynamic": {
+        "Dynamic int8 of the review classifier (torch.ao, torchao)":
+            "রিভিউ classifier-এর dynamic int8 (torch.ao, torchao)",
+        "Dynamic int8 of the review classifier on CPU": "CPU-তে রিভিউ classifier-এর dynamic int8",
+        "CPU timings, median and range over 5 interleaved rounds":
+            f"CPU-তে সময়: {_ROUNDS_BN} median আর পরিসর",
+    },
+    "lowbit_llm": {
+        "Causal LM in bf16, bitsandbytes 8-bit and NF4": "bf16, bitsandbytes 8-bit আর NF4-এ causal LM",
+        "Loading the causal LM in three precisions": "তিনটি precision-এ causal LM load করা",
+    },
+    "mixed_precision": {
+        "fp32 vs bf16 autocast; fp16 underflow and loss scaling":
+            "fp32 বনাম bf16 autocast; fp16-এর underflow আর loss scaling",
+        "fp32 vs bf16 vs fp16 + GradScaler on CPU, same seed and batches":
+            "CPU-তে fp32 বনাম bf16 বনাম fp16 + GradScaler, একই seed আর batch",
+        "30-layer plain tanh MLP: weight-gradient norm per layer":
+            "৩০ স্তরের plain tanh MLP: প্রতিটি স্তরে weight-এর gradient norm",
+    },
+    "prune": {
+        "Magnitude and FFN-neuron pruning of the teacher, timings":
+            "Teacher-এর magnitude আর FFN-neuron pruning, সময়",
+        "Macro-F1 after pruning, no retraining": "Pruning-এর পরে macro-F1, আবার training ছাড়া",
+        "CPU timing: dense vs pruned (median, min and max over 5 interleaved rounds)":
+            f"CPU-তে সময়: dense বনাম pruned ({_ROUNDS_BN} median, সর্বনিম্ন আর সর্বোচ্চ)",
+    },
+    "train_deep": {
+        "40-layer plain vs residual vs pre-norm MLP": "৪০ স্তরের plain বনাম residual বনাম pre-norm MLP",
+        "40 hidden layers after 12 epochs: median and range over 3 seeds":
+            "৪০টি hidden স্তর, ১২ epoch পরে: ৩টি seed-এর median আর পরিসর",
+        "Train loss per epoch (median over 3 seeds, with min and max)":
+            "প্রতি epoch-এ প্রশিক্ষণের loss (৩টি seed-এর median, সর্বনিম্ন আর সর্বোচ্চসহ)",
+    },
+}
+# the glossary keeps "model" in English (site/glossary.yml: avoid মডেল)
+COLUMN_BN_4 = {"মডেল": "model"}
+
 
 def _to_v2(raw: dict) -> None:
     prov = raw["provenance"]
@@ -87,7 +157,24 @@ def _to_v3(raw: dict) -> None:
             column["bn"] = COLUMN_BN.get(column["bn"], column["bn"])
 
 
-STEPS = {1: _to_v2, 2: _to_v3}     # version -> the step that lifts a file from it
+def _to_v4(raw: dict) -> None:
+    name = raw["experiment"]
+    bangla = TITLE_BN.get(name, {})
+
+    def label(en: str, where: str) -> dict:
+        if en not in bangla:
+            raise ValueError(f"experiment {name!r}, {where}: no Bangla for the title {en!r}; add it to "
+                             "gpu_runs.migrate.TITLE_BN or re-run the experiment")
+        return {"bn": bangla[en], "en": en}
+
+    raw["title"] = label(raw["title"], "run title")
+    for key, table in raw["tables"].items():
+        table["title"] = label(table["title"], f"table {key!r} title")
+        for column in table["columns"]:
+            column["bn"] = COLUMN_BN_4.get(column["bn"], column["bn"])
+
+
+STEPS = {1: _to_v2, 2: _to_v3, 3: _to_v4}     # version -> the step that lifts a file from it
 
 
 def migrate_doc(raw: dict) -> bool:

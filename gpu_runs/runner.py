@@ -70,7 +70,7 @@ def run_experiment(name: str, *, device: str, requested: str, quick: bool, seeds
         "schema_version": SCHEMA_VERSION,
         "experiment": name,
         "lesson": exp.lesson,
-        "title": exp.title,
+        "title": {"bn": exp.title[0], "en": exp.title[1]},
         "quick": quick,
         "provenance": {
             "command": command,

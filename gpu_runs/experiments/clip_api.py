@@ -46,7 +46,8 @@ def run(ctx) -> None:
                      "new_norm": fnum(p.grad.norm())})
         res.values[f"value_case{i}_after"] = repr(p.grad.tolist())
         res.values[f"value_case{i}_returns_none"] = returned is None
-    res.table("clip_table", "clip_grad_norm_ and clip_grad_value_ on hand-made gradients", [
+    res.table("clip_table", ("হাতে বানানো gradient-এ clip_grad_norm_ আর clip_grad_value_",
+                           "clip_grad_norm_ and clip_grad_value_ on hand-made gradients"), [
         ("case", "gradient", "gradient"),
         ("function", "function", "function"),
         ("returned", "ফেরত মান", "returned"),

@@ -195,7 +195,7 @@ def run(ctx) -> None:
         res.values[f"{key}_scores"] = repr(scores)
         res.values[f"{key}_best_epochs"] = repr(epochs_best)
         res.values[f"{key}_steps"] = steps_done[0]
-    res.table("kd_table", "Student test macro-F1 over seeds", [
+    res.table("kd_table", ("প্রতি seed-এ student-এর test macro-F1", "Student test macro-F1 over seeds"), [
         ("setting", "Student যা থেকে শেখে", "student learns from"),
         ("labels", "Label", "labels"),
         ("steps", "Optimiser ধাপ", "optimiser steps"),
@@ -237,9 +237,11 @@ def run(ctx) -> None:
     res.values["faster_student_than_teacher_full_test"] = faster(times["student"]["full"], times["teacher"]["full"])
     res.model("student", f"BiGRU (emb {cfg['emb']}, hidden {cfg['hidden']} per direction, mean+max pooling)",
               parameters=cost_rows[1]["parameters"], source="gpu_runs.models.student")
-    res.table("cost_table", f"Size and CPU latency, teacher vs student (median, min, max over {repeats} "
-              "interleaved rounds)", [
-        ("model", "মডেল", "model"),
+    res.table("cost_table", (f"আকার আর CPU-তে latency, teacher বনাম student (পালা করে "
+                            f"{format_number(repeats, bangla=True)} দফা মাপার median, সর্বনিম্ন, সর্বোচ্চ)",
+                            f"Size and CPU latency, teacher vs student (median, min, max over {repeats} "
+                            "interleaved rounds)"), [
+        ("model", "model", "model"),
         ("parameters", "Parameter", "parameters"),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
         *timing_columns(".3f"),

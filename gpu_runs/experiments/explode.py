@@ -111,7 +111,9 @@ def run(ctx) -> None:
         row["first_nonfinite_steps"] = ", ".join("—" if b is None else str(b) for b in bad)
         summary_rows.append(row)
     n = len(seeds)
-    res.table("summary_table", f"After {cfg['steps']} steps: median and range over {n} seeds", [
+    res.table("summary_table", (f"{format_number(cfg['steps'], bangla=True)} ধাপ পরে: "
+                               f"{format_number(n, bangla=True)}টি seed-এর median আর পরিসর",
+                               f"After {cfg['steps']} steps: median and range over {n} seeds"), [
         ("mode", "Clipping", "clipping"),
         ("final_loss_median", "শেষ loss (median)", "final loss (median)", ".4g"),
         ("final_loss_min", "সর্বনিম্ন", "min", ".4g"),
@@ -130,8 +132,10 @@ def run(ctx) -> None:
                 med, lo, hi = median_range([r[i][s - 1] for r in results[mode]])
                 row.update({f"{mode}_{what}": med, f"{mode}_{what}_min": lo, f"{mode}_{what}_max": hi})
         rows.append(row)
-    res.table("steps_table", f"Loss and pre-clip total gradient norm at selected steps (median over {n} seeds; "
-              "each row also holds _min and _max)", [
+    res.table("steps_table", ("বাছাই করা ধাপে loss আর clip-এর আগের মোট gradient norm "
+                             f"({format_number(n, bangla=True)}টি seed-এর median; প্রতিটি সারিতে _min আর _max-ও আছে)",
+                             f"Loss and pre-clip total gradient norm at selected steps (median over {n} seeds; "
+                             "each row also holds _min and _max)"), [
         ("step", "ধাপ", "step"),
         ("none_loss", "clip নেই: loss", "no clip: loss", ".4g"),
         ("none_norm", "clip নেই: norm", "no clip: norm", ".3g"),

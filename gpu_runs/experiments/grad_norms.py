@@ -85,10 +85,13 @@ def run(ctx) -> None:
         res.values[f"{key}_ratio"] = ratio
         res.values[f"{key}_weight_grad_last"] = w_g[-1]
         res.values[f"{key}_zero_layers"] = sum(1 for g in out_g if g == 0.0)
-    columns = [("model", "মডেল", "model"), ("quantity", "কী মাপা", "quantity")]
+    columns = [("model", "model", "model"), ("quantity", "কী মাপা", "quantity")]
     columns += [(f"l{l}", f"স্তর {l}", f"layer {l}", ".1e") for l in picks]
     columns += [("first_over_last", "প্রথম/শেষ", "first/last", ".1e")]
-    res.table("per_layer", f"{depth} hidden layers, width {width}, default init, batch {batch}", columns, rows)
+    bn = {k: format_number(v, bangla=True) for k, v in {"depth": depth, "width": width, "batch": batch}.items()}
+    res.table("per_layer", (f"{bn['depth']}টি hidden স্তর, প্রতিটিতে {bn['width']}টি neuron, default init, "
+                            f"batch {bn['batch']}",
+                            f"{depth} hidden layers, width {width}, default init, batch {batch}"), columns, rows)
     res.add_series("per_layer_curve",
                    ("প্রতিটি block-এর output-এ gradient-এর norm", "Gradient norm at each block output"),
                    list(range(1, depth + 1)), lines_out,

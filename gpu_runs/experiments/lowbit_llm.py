@@ -214,7 +214,7 @@ def run(ctx) -> None:
                    "perplexity": r.get("perplexity"), "tokens_per_s": r.get("tokens_per_s"),
                    "tokens_per_s_min": r.get("tokens_per_s_min"), "tokens_per_s_max": r.get("tokens_per_s_max"),
                    "generated": r.get("generated", r.get("error"))} for r in rows]
-    res.table("lowbit_table", "Loading the causal LM in three precisions", [
+    res.table("lowbit_table", ("তিনটি precision-এ causal LM load করা", "Loading the causal LM in three precisions"), [
         ("precision", "Precision", "precision"),
         ("status", "অবস্থা", "status"),
         ("footprint_mib", "Footprint (MiB)", "footprint (MiB)", ".2f"),

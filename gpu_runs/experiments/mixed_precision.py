@@ -22,6 +22,7 @@ from torch import nn
 from gpu_runs.data import bazarghar
 from gpu_runs.models.mlp import DeepMLP
 from gpu_runs.util import MIN_REPEATS, faster, fnum, seed_everything, time_interleaved
+from py_lessons.runtime.numbers import format_number
 
 DEFAULT_SEEDS = [0]
 # per device: CPU sized for about a minute on one thread without bf16/fp16 hardware;
@@ -169,7 +170,8 @@ def run(ctx) -> None:
         res.variants_absent.append({"variant": "cuda: fp32 / bf16 / fp16 + GradScaler on a GPU",
                                     "reason": "no CUDA GPU was available to this run"})
     where = "CUDA" if dev == "cuda" else "CPU"
-    res.table("precision_table", f"fp32 vs bf16 vs fp16 + GradScaler on {where}, same seed and batches", [
+    res.table("precision_table", (f"{where}-তে fp32 বনাম bf16 বনাম fp16 + GradScaler, একই seed আর batch",
+                                 f"fp32 vs bf16 vs fp16 + GradScaler on {where}, same seed and batches"), [
         ("run", "Run", "run"),
         ("step_ms", "প্রতি ধাপ (ms, median)", "ms per step (median)", ".2f"),
         ("step_ms_min", "সর্বনিম্ন", "min", ".2f"),
@@ -188,7 +190,9 @@ def run(ctx) -> None:
                      "true/false only when the min-max ranges do not overlap, else 'about_equal'.")
     depth_u = 6 if ctx.quick else 30
     urows = underflow_rows(depth_u, 16 if ctx.quick else 64, 256, cfg["seed"], data)
-    res.table("underflow_table", f"{depth_u}-layer plain tanh MLP: weight-gradient norm per layer", [
+    res.table("underflow_table", (f"{format_number(depth_u, bangla=True)} স্তরের plain tanh MLP: প্রতিটি স্তরে "
+                                 "weight-এর gradient norm",
+                                 f"{depth_u}-layer plain tanh MLP: weight-gradient norm per layer"), [
         ("layer", "স্তর", "layer"),
         ("fp32", "fp32", "fp32", ".2e"),
         ("fp16", "fp16, scaling ছাড়া", "fp16, no scaling", ".2e"),

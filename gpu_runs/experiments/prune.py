@@ -17,6 +17,7 @@ from torch.nn.utils import prune
 from gpu_runs.experiments.int8_dynamic import TIMING_NOTE, time_models
 from gpu_runs.models import teacher as teacher_mod
 from gpu_runs.util import MIN_REPEATS, faster, state_dict_mib, timing_columns
+from py_lessons.runtime.numbers import format_number
 
 DEFAULT_SEEDS = [0]
 UNSTRUCTURED = [p / 100 for p in (20, 40, 50, 60, 70, 80, 90)]   # share of weights set to zero
@@ -97,7 +98,7 @@ def run(ctx) -> None:
         res.values[f"ffn_{int(frac * 100)}_removed_share"] = removed / n_enc
         if frac == 0.5:
             sliced50 = m
-    res.table("prune_table", "Macro-F1 after pruning, no retraining", [
+    res.table("prune_table", ("Pruning-এর পরে macro-F1, আবার training ছাড়া", "Macro-F1 after pruning, no retraining"), [
         ("method", "কী বাদ", "what is removed"),
         ("amount", "পরিমাণ", "amount"),
         ("zero_share", "Encoder Linear-এর যত ভাগ শূন্য/বাদ", "share of encoder Linear weights zero/removed", ".1%"),
@@ -124,8 +125,10 @@ def run(ctx) -> None:
         res.values[f"{key}_full_test_ratio"] = res.values[f"{key}_full_test_s"] / res.values["dense_full_test_s"]
         res.values[f"faster_{key}_than_dense_batch1"] = faster(times[key]["batch1"], times["dense"]["batch1"])
         res.values[f"faster_{key}_than_dense_full_test"] = faster(times[key]["full"], times["dense"]["full"])
-    res.table("timing_table", f"CPU timing: dense vs pruned (median, min and max over {repeats} interleaved rounds)", [
-        ("model", "মডেল", "model"),
+    res.table("timing_table", (f"CPU-তে সময়: dense বনাম pruned (পালা করে {format_number(repeats, bangla=True)} দফা "
+                              "মাপার median, সর্বনিম্ন আর সর্বোচ্চ)",
+                              f"CPU timing: dense vs pruned (median, min and max over {repeats} interleaved rounds)"), [
+        ("model", "model", "model"),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
         *timing_columns(),
         ("macro_f1", "Macro-F1", "macro-F1", ".4f"),

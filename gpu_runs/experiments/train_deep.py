@@ -92,8 +92,10 @@ def run(ctx) -> None:
         final_rows.append(row)
     epochs_x = list(range(1, epochs + 1))
     n = len(seeds)
-    res.table("final_table", f"{depth} hidden layers after {epochs} epochs: median and range over {n} seeds", [
-        ("model", "মডেল", "model"),
+    res.table("final_table", (f"{format_number(depth, bangla=True)}টি hidden স্তর, {format_number(epochs, bangla=True)} "
+                             f"epoch পরে: {format_number(n, bangla=True)}টি seed-এর median আর পরিসর",
+                             f"{depth} hidden layers after {epochs} epochs: median and range over {n} seeds"), [
+        ("model", "model", "model"),
         ("final_loss_median", "শেষ train loss (median)", "final train loss (median)", ".4f"),
         ("final_loss_min", "সর্বনিম্ন", "min", ".4f"),
         ("final_loss_max", "সর্বোচ্চ", "max", ".4f"),
@@ -106,7 +108,9 @@ def run(ctx) -> None:
     ], final_rows)
     epoch_rows = [{"epoch": e, **{f"{lab}{suffix}": epoch_stats[lab][e - 1][i] for lab, _ in KINDS
                                   for i, suffix in ((0, ""), (1, " min"), (2, " max"))}} for e in epochs_x]
-    res.table("epoch_table", f"Train loss per epoch (median over {n} seeds, with min and max)",
+    res.table("epoch_table", (f"প্রতি epoch-এ প্রশিক্ষণের loss ({format_number(n, bangla=True)}টি seed-এর median, "
+                             "সর্বনিম্ন আর সর্বোচ্চসহ)",
+                             f"Train loss per epoch (median over {n} seeds, with min and max)"),
               [("epoch", "epoch", "epoch")] +
               [(f"{lab}{suffix}", f"{lab}{suffix}", f"{lab}{suffix}", ".4f") for lab, _ in KINDS
                for suffix in ("", " min", " max")], epoch_rows)

@@ -27,7 +27,7 @@ from typing import Any
 
 from gpu_runs import jsonio
 
-from ..runtime.numbers import format_number
+from ..runtime.numbers import bn_digits, format_number
 from ..runtime.session import BANGLA_FONT_FAMILY
 from . import dependencies
 from .strings import t
@@ -115,9 +115,14 @@ def _attrs(component: str, run: str, key: str | None = None, device: str | None 
     return f'data-component="{component}" data-run="{html.escape(run)}"{extra}'
 
 
+# a number in a column heading: digits not part of a name such as fp32, int8 or macro-F1
+_HEADING_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_])")
+
+
 def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: list[str] | None = None,
                  caption: str | None = None, device_caption: bool = False) -> str:
-    """An HTML table with the Bangla column headings stored in the run.
+    """An HTML table with the Bangla title (its caption, the English as the caption's tooltip) and
+    column headings stored in the run; ``bangla_digits`` writes the headings' digits in Bangla too.
 
     ``device_caption``: end the caption with where the run ran (the GPU's name for a CUDA run),
     for pages that show several device variants of one run."""
@@ -132,17 +137,23 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
             raise RunError(f"run {run['experiment']!r} table {key!r}: unknown column(s) {unknown} "
                            f"(has: {', '.join(by_key)})")
         cols = [by_key[c] for c in columns]
-    cap = table["title"] if caption is None else str(caption)
+    cap = table["title"]["bn"] if caption is None else str(caption)
+    # a page's own caption has no English to show; the run's title does
+    tooltip = f' title="{html.escape(table["title"]["en"])}"' if caption is None else ""
     if device_caption:
         cap = f"{cap} · {_where(run)}" if cap else _where(run)
     # the wrapper scrolls sideways on a phone (so it is a named, focusable region); it is the root
-    region = html.escape(cap if caption is not None or device_caption else (table["title"] or key))
+    region = html.escape(cap or key)
     device = run["provenance"]["device"]["used"]
     out = [f'<div class="gpu-run-table-wrap" {_attrs("run-table", run["experiment"], key, device)} role="region" '
            f'tabindex="0" aria-label="{region}">', '<table class="gpu-run-table">']
     if cap:
-        out.append(f"<caption>{html.escape(cap)}</caption>")
-    out.append("<thead><tr>" + "".join(f'<th title="{html.escape(c["en"])}">{html.escape(c["bn"])}</th>'
+        out.append(f"<caption{tooltip}>{html.escape(cap)}</caption>")
+
+    def heading(text: str) -> str:   # "স্তর 5" as the cells' digits are; fp32, macro-F1 are names
+        return _HEADING_NUMBER.sub(lambda m: bn_digits(m[0]), text) if bangla_digits else text
+
+    out.append("<thead><tr>" + "".join(f'<th title="{html.escape(c["en"])}">{html.escape(heading(c["bn"]))}</th>'
                                        for c in cols) + "</tr></thead>")
     out.append("<tbody>")
     for row in table["rows"]:
@@ -396,7 +407,8 @@ def render_run_index(results_dir: str | Path, root_url: str = "", *, load=None) 
         device_attr = "" if device == "cpu" else f' data-device="{html.escape(device)}"'
         out.append(f'<tr data-run="{html.escape(name)}"{device_attr}>'
                    f'<td><code>{html.escape(name)}</code>{variant}</td>'
-                   f'<td><a href="{href}">{slug}</a></td><td>{html.escape(run["title"])}</td>'
+                   f'<td><a href="{href}">{slug}</a></td>'
+                   f'<td title="{html.escape(run["title"]["en"])}">{html.escape(run["title"]["bn"])}</td>'
                    f"<td>{html.escape(provenance_text(run))}</td><td>{html.escape(absent)}</td></tr>")
     out.append("</tbody></table></div>")
     return "\n".join(out)

@@ -73,6 +73,28 @@ def test_table_has_bangla_headings_and_digits():
     assert numeric_cells and not any(ch in "0123456789" for c in numeric_cells for ch in c)
 
 
+def test_table_caption_is_the_bangla_title_with_the_english_as_its_tooltip():
+    run = runs.load_run(RESULTS, "grad_norms")
+    root = ET.fromstring(runs.render_table(run, "per_layer"))
+    caption = root.find("table/caption")
+    assert caption.text == "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, default init, batch ২৫৬"
+    assert caption.get("title") == "30 hidden layers, width 64, default init, batch 256"
+    assert root.get("aria-label") == caption.text
+    # a page's own caption has no English to show
+    own = ET.fromstring(runs.render_table(run, "per_layer", caption="নিজের শিরোনাম")).find("table/caption")
+    assert own.text == "নিজের শিরোনাম" and own.get("title") is None
+
+
+def test_heading_digits_follow_bangla_digits_but_names_keep_theirs():
+    run = runs.load_run(RESULTS, "grad_norms")
+    heads = lambda **kw: [th.text for th in ET.fromstring(runs.render_table(run, "per_layer", **kw)).iter("th")]
+    assert heads(bangla_digits=True)[2:7] == ["স্তর ১", "স্তর ৫", "স্তর ১০", "স্তর ২০", "স্তর ৩০"]
+    assert heads()[2:7] == ["স্তর 1", "স্তর 5", "স্তর 10", "স্তর 20", "স্তর 30"]
+    mixed = runs.load_run(RESULTS, "mixed_precision")
+    named = [th.text for th in ET.fromstring(runs.render_table(mixed, "precision_table", bangla_digits=True)).iter("th")]
+    assert "fp32-এর সঙ্গে loss-এর সর্বোচ্চ পার্থক্য" in named        # fp32 is a name, not a number
+
+
 def test_table_column_subset_and_unknown_column():
     run = runs.load_run(RESULTS, "train_deep")
     html = runs.render_table(run, "final_table", columns=["model", "val_acc_median"], caption="x")
@@ -176,6 +198,8 @@ def test_run_index_lists_every_committed_run_and_links_its_lesson():
     assert "cuda" in html      # absent CUDA variants are stated
     for exp in EXPERIMENTS.values():
         assert f'<a href="../lessons/{exp.lesson}/">{exp.lesson}</a>' in html
+    assert ('<td title="Per-layer gradient norms, 30 hidden layers">প্রতিটি স্তরের gradient norm, ৩০টি hidden স্তর'
+            '</td>') in html                   # the run's Bangla title, its English as the tooltip
     for key in ("runs.index.lesson", "runs.index.measured", "runs.index.provenance", "runs.index.absent"):
         assert f"<th>{t(key)}</th>" in html
     root = ET.fromstring(html)
@@ -215,15 +239,15 @@ def test_blocks_reuse_a_loaded_run_until_its_file_changes(tmp_path):
     assert blocks.load("train_deep") is blocks.load("train_deep")
     first = blocks.load("train_deep")
     doc = json.loads(target.read_text(encoding="utf-8"))
-    doc["title"] = "changed title"
+    doc["title"] = {"bn": "বদলানো শিরোনাম", "en": "changed title"}
     target.write_text(json.dumps(doc), encoding="utf-8")
     assert blocks.load("train_deep") is not first
-    assert blocks.load("train_deep")["title"] == "changed title"
+    assert blocks.load("train_deep")["title"]["en"] == "changed title"
 
 
 def _tiny_run(rows, columns):
     run = runs.load_run(RESULTS, "train_deep")
-    run["tables"]["tiny"] = {"title": "", "columns": columns, "rows": rows}
+    run["tables"]["tiny"] = {"title": {"bn": "", "en": ""}, "columns": columns, "rows": rows}
     return run
 
 

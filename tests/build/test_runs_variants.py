@@ -56,7 +56,7 @@ def test_table_without_device_shows_both_variants_captioned_by_device(both):
     out = blocks.render("run-table", "run: lowbit_llm\nkey: lowbit_table\n")
     assert out.count('data-component="run-table"') == 2 and out.count('data-device="cuda"') == 1
     cpu_cap, gpu_cap = _captions(out)
-    title = runs.load_run(both, "lowbit_llm")["tables"]["lowbit_table"]["title"]
+    title = runs.load_run(both, "lowbit_llm")["tables"]["lowbit_table"]["title"]["bn"]
     assert cpu_cap.startswith(title) and "CPU" in cpu_cap and GPU not in cpu_cap
     assert gpu_cap == f"{title} · {GPU}"
     assert out.index(cpu_cap) < out.index(gpu_cap)         # the CPU variant first

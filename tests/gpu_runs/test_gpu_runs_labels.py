@@ -9,7 +9,7 @@ from gpu_runs import SCHEMA_VERSION, jsonio, migrate
 from gpu_runs.registry import EXPERIMENTS
 
 from support.gpu_runs import RESULTS
-from support.run_labels import CHART_TEXTS, as_schema_2, chart_labels, without_chart_text
+from support.run_labels import SCHEMA_3_HEADINGS, CHART_TEXTS, as_schema_2, as_schema_3, chart_labels, without_chart_text
 
 BENGALI = re.compile("[\u0980-\u09ff]")
 RELABELLED = {"fp16-এ শূন্য হয়ে যাওয়া উপাদানের ভাগ": "fp16-এ শূন্য ঘরের ভাগ"}   # schema 3 -> its schema-2 words
@@ -50,7 +50,7 @@ def test_a_chart_label_without_bangla_fails_validation_naming_experiment_and_ser
 
 def test_migration_translates_schema_2_charts_and_leaves_the_numbers(tmp_path):
     names = sorted(EXPERIMENTS)
-    old = {name: as_schema_2(committed(name), RELABELLED) for name in names}
+    old = {name: as_schema_2(as_schema_3(committed(name), SCHEMA_3_HEADINGS), RELABELLED) for name in names}
     assert old["explode"]["series"]["loss_curves"]["x_label"] == "step"
     for name in names:
         (tmp_path / f"{name}.json").write_text(jsonio.dumps(old[name]), encoding="utf-8")
@@ -61,7 +61,7 @@ def test_migration_translates_schema_2_charts_and_leaves_the_numbers(tmp_path):
     for name in names:
         text = (tmp_path / f"{name}.json").read_text(encoding="utf-8")
         new = json.loads(text)
-        assert new["schema_version"] == SCHEMA_VERSION == 3
+        assert new["schema_version"] == SCHEMA_VERSION == 4
         # what was measured, and where, is exactly the schema-2 file's
         assert without_chart_text(new) == without_chart_text(old[name]), name
         for key, series in new["series"].items():
@@ -79,7 +79,7 @@ def test_migration_translates_schema_2_charts_and_leaves_the_numbers(tmp_path):
 
 
 def test_migration_refuses_a_chart_text_it_has_no_bangla_for(tmp_path):
-    old = as_schema_2(committed("train_deep"), RELABELLED)
+    old = as_schema_2(as_schema_3(committed("train_deep"), SCHEMA_3_HEADINGS), RELABELLED)
     old["series"]["val_acc_curves"]["y_label"] = "val accuracy (new wording)"
     (tmp_path / "train_deep.json").write_text(jsonio.dumps(old), encoding="utf-8")
     with pytest.raises(ValueError, match="experiment 'train_deep', series 'val_acc_curves' y_label: no Bangla"):
