@@ -137,16 +137,20 @@ def _to_v2(raw: dict) -> None:
     prov.setdefault("stand_ins", None)
 
 
-def _to_v3(raw: dict) -> None:
-    name = raw["experiment"]
-    bangla = CHART_BN.get(name, {})
-
+def _translator(name: str, bangla: dict[str, str], what: str, table_name: str):
+    """``label(en, where)`` -> {"bn", "en"} from ``bangla``; a text it lacks stops the migration,
+    naming the experiment, the place and the table to add it to."""
     def label(en: str, where: str) -> dict:
         if en not in bangla:
-            raise ValueError(f"experiment {name!r}, {where}: no Bangla for the chart text {en!r}; add it to "
-                             "gpu_runs.migrate.CHART_BN or re-run the experiment")
+            raise ValueError(f"experiment {name!r}, {where}: no Bangla for the {what} {en!r}; add it to "
+                             f"gpu_runs.migrate.{table_name} or re-run the experiment")
         return {"bn": bangla[en], "en": en}
+    return label
 
+
+def _to_v3(raw: dict) -> None:
+    name = raw["experiment"]
+    label = _translator(name, CHART_BN.get(name, {}), "chart text", "CHART_BN")
     for key, series in raw["series"].items():
         for field in ("title", "x_label", "y_label"):
             series[field] = label(series[field], f"series {key!r} {field}")
@@ -159,14 +163,7 @@ def _to_v3(raw: dict) -> None:
 
 def _to_v4(raw: dict) -> None:
     name = raw["experiment"]
-    bangla = TITLE_BN.get(name, {})
-
-    def label(en: str, where: str) -> dict:
-        if en not in bangla:
-            raise ValueError(f"experiment {name!r}, {where}: no Bangla for the title {en!r}; add it to "
-                             "gpu_runs.migrate.TITLE_BN or re-run the experiment")
-        return {"bn": bangla[en], "en": en}
-
+    label = _translator(name, TITLE_BN.get(name, {}), "title", "TITLE_BN")
     raw["title"] = label(raw["title"], "run title")
     for key, table in raw["tables"].items():
         table["title"] = label(table["title"], f"table {key!r} title")

@@ -1,22 +1,24 @@
 """Charts speak Bangla: result files carry {"bn", "en"} chart labels, validation names what lacks
 Bangla, and the migration translates schema-2 files without touching what was measured."""
 import json
-import re
 
 import pytest
+from support.gpu_runs import RESULTS
+from support.run_labels import (
+    BENGALI,
+    CHART_TEXTS,
+    SCHEMA_3_HEADINGS,
+    as_schema_2,
+    as_schema_3,
+    chart_labels,
+    committed,
+    without_chart_text,
+)
 
 from gpu_runs import SCHEMA_VERSION, jsonio, migrate
 from gpu_runs.registry import EXPERIMENTS
 
-from support.gpu_runs import RESULTS
-from support.run_labels import SCHEMA_3_HEADINGS, CHART_TEXTS, as_schema_2, as_schema_3, chart_labels, without_chart_text
-
-BENGALI = re.compile("[\u0980-\u09ff]")
 RELABELLED = {"fp16-এ শূন্য হয়ে যাওয়া উপাদানের ভাগ": "fp16-এ শূন্য ঘরের ভাগ"}   # schema 3 -> its schema-2 words
-
-
-def committed(name: str) -> dict:
-    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def test_committed_charts_have_bangla_titles_and_axes_and_no_ghor():

@@ -2,21 +2,19 @@
 Bangla headings keep to site/glossary.yml, validation names what lacks Bangla, and the migration
 from schema 3 translates titles without touching what was measured."""
 import json
-import re
 
 import pytest
+from support.run_labels import (
+    BENGALI,
+    SCHEMA_3_HEADINGS,
+    as_schema_3,
+    avoided_variants,
+    committed,
+    without_chart_text,
+)
 
 from gpu_runs import SCHEMA_VERSION, jsonio, migrate
 from gpu_runs.registry import EXPERIMENTS
-
-from support.gpu_runs import RESULTS
-from support.run_labels import SCHEMA_3_HEADINGS, as_schema_3, avoided_variants, without_chart_text
-
-BENGALI = re.compile("[\u0980-\u09ff]")
-
-
-def committed(name: str) -> dict:
-    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def test_committed_titles_are_bangla_with_english_and_the_labels_keep_to_the_glossary():

@@ -1,6 +1,7 @@
 """Chart labels and titles of gpu_runs result documents: read them, undo or strip them (for the
 migration tests), and find glossary variants to avoid in their Bangla."""
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -10,9 +11,17 @@ from py_lessons.plugin.terms import avoid_rules
 GLOSSARY = Path(__file__).resolve().parents[2] / "site" / "glossary.yml"
 
 
+BENGALI = re.compile("[\u0980-\u09ff]")
 CHART_TEXTS = ("title", "x_label", "y_label")
 # schema 4's Bangla column headings -> the words schema 3 wrote (site/glossary.yml keeps "model")
 SCHEMA_3_HEADINGS = {"model": "মডেল"}
+
+
+def committed(name: str) -> dict:
+    """The committed result file of experiment ``name``."""
+    from .gpu_runs import RESULTS
+
+    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def chart_labels(series: dict) -> list[dict]:
