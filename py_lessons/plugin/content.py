@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..runtime import steppers
+from ..runtime import session, steppers
 
 # file name -> what its module name ends with
 CONVENTIONS = {"steppers.py": "", "explorables.py": "__explorables", "course.py": "__course"}
@@ -86,7 +86,8 @@ def load(modules: dict[str, Path]) -> None:
 def imported_sources(texts: list[str], modules: dict[str, Path]) -> str:
     """A digest of the content modules that ``texts`` (a cell and the session's cells before it)
     name, so that their cached outputs go stale when the module's code changes; "" when none."""
-    named = [name for name in modules if any(f"{steppers.CONTENT_PACKAGE}.{name}" in text for text in texts)]
+    imported = {full.split(".")[1] for full in session.content_modules_named(texts)}
+    named = [name for name in modules if name in imported]
     if not named:
         return ""
     digest = hashlib.sha256()

@@ -92,15 +92,33 @@ def modules_imported_by(codes: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def content_modules_named(codes: list[str]) -> list[str]:
+    """The course's own modules (``py_lessons_content.NAME``, full names) the code imports, in
+    both forms: ``import/from py_lessons_content.course ...`` and ``from py_lessons_content import course``."""
+    names: list[str] = []
+    for code in codes:
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.extend(a.name for a in node.names if a.name.startswith(CONTENT_PACKAGE + "."))
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module == CONTENT_PACKAGE:
+                    names.extend(f"{CONTENT_PACKAGE}.{a.name}" for a in node.names if a.name != "*")
+                elif node.module.startswith(CONTENT_PACKAGE + "."):
+                    names.append(node.module)
+    return list(dict.fromkeys(names))
+
+
 def content_imports(codes_json: str) -> str:
     """Import lines for what the course's own modules (``py_lessons_content.*``, e.g. course.py)
     that the given code names import inside their functions: the packages behind them (NumPy)
     must be loaded before the cell runs, and the code itself does not name them. The modules'
     files are read, not imported."""
     found: list[str] = []
-    for name in modules_imported_by(json.loads(codes_json)):
-        if name.split(".")[0] != CONTENT_PACKAGE or name == CONTENT_PACKAGE:
-            continue
+    for name in content_modules_named(json.loads(codes_json)):
         try:
             spec = importlib.util.find_spec(name)
         except (ImportError, ValueError):

@@ -46,6 +46,7 @@ def test_a_cell_that_imports_a_course_module_is_keyed_by_that_module_s_source(tm
     before = content.imported_sources([cell], modules)
     assert before and content.imported_sources(["print(1)"], modules) == ""
     assert content.imported_sources(["x = 1", cell], modules) == before  # named earlier in the session
+    assert content.imported_sources(["from py_lessons_content import course"], modules) == before
     path.write_text("A = 2\n", encoding="utf-8")
     assert content.imported_sources([cell], modules) not in ("", before)
 

@@ -209,6 +209,7 @@ def test_content_imports_names_the_packages_a_course_module_imports_inside_its_f
         monkeypatch.delitem(sys.modules, name)
     cell = "from py_lessons_content.course import data\nprint(data())"
     assert content_imports(json.dumps([cell])).splitlines() == ["import numpy", "import matplotlib", "import numpy.linalg"]
+    assert content_imports(json.dumps(["from py_lessons_content import course"])).splitlines()[0] == "import numpy"
     assert content_imports(json.dumps(["import numpy\nprint(1)"])) == ""        # no course module named
     assert content_imports(json.dumps(["import py_lessons_content.missing"])) == ""  # unknown: the cell reports it
     assert "py_lessons_content.course" not in sys.modules                        # read, not imported
