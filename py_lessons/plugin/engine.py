@@ -67,6 +67,8 @@ class Settings:
     pyodide_url: str = "pyodide"    # folder of the staged Pyodide inside the site
     runs_dir: str = "gpu_runs/results"
     offline: bool = True
+    bytecode: bool = True           # wheels shipped as CPython bytecode (bytecode.py)
+    startup_snapshot: bool = True   # Python's start-up snapshot made at build (assets/python-snapshot.js)
     pyodide_release: str | None = None
     node_modules: str | None = None
     term_check: str = "error"       # prose checks (terms.py): "error" stops the build, "warn" logs
@@ -91,7 +93,8 @@ class LessonEngine:
             source = resolve_source(settings.pyodide_release and str(root / settings.pyodide_release),
                                     self.node_modules / "pyodide", dependencies.wheel_carrier)
             self.staged = stage(source, list(settings.packages), self.cache_dir / "pyodide",
-                                plot_fonts(self.node_modules), self.content)
+                                plot_fonts(self.node_modules), self.content, compiled=settings.bytecode,
+                                snapshot=settings.startup_snapshot)
         except (DependencyError, StagingError, OSError) as exc:
             raise LessonError(f"py_lessons: cannot stage Pyodide: {exc}") from exc
         except content.ContentError as exc:

@@ -36,6 +36,8 @@ class LessonsConfig(Config):
     pyodide_url = c.Type(str, default="pyodide")           # folder of the staged Pyodide in the site
     runs_dir = c.Type(str, default="gpu_runs/results")     # run results quoted by pages (JSON)
     offline = c.Type(bool, default=True)                   # a service worker precaches the whole site
+    bytecode = c.Type(bool, default=True)                  # wheels as CPython bytecode: faster imports in the page
+    startup_snapshot = c.Type(bool, default=True)          # ship Python's start-up snapshot, made at build
     pyodide_release = c.Optional(c.Type(str))              # an official Pyodide release folder instead
     node_modules = c.Optional(c.Type(str))                 # the plugin's npm packages, if not its own
     term_check = c.Choice(("error", "warn"), default="error")  # prose checks (terms.py): stop the build, or log
@@ -62,6 +64,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             site_name=config.site_name, site_url=config.site_url or "", packages=list(self.config.packages),
             cache_dir=self.config.cache_dir, cell_timeout=self.config.cell_timeout,
             pyodide_url=self.config.pyodide_url, runs_dir=self.config.runs_dir, offline=self.config.offline,
+            bytecode=self.config.bytecode, startup_snapshot=self.config.startup_snapshot,
             pyodide_release=self.config.pyodide_release, node_modules=self.config.node_modules,
             term_check=self.config.term_check,
             app=AppManifest.for_site(

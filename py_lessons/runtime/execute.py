@@ -151,7 +151,9 @@ def _cell_traceback(exc: BaseException, filename: str = CELL_FILENAME) -> str:
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
     report = traceback.TracebackException(type(exc), exc, tb)
-    report.stack = traceback.StackSummary.from_list([frame for frame in report.stack if frame.filename != __file__])
+    # this module's frames by its code's own file name: __file__ is the .pyc in a bytecode wheel
+    own_file = _cell_traceback.__code__.co_filename
+    report.stack = traceback.StackSummary.from_list([frame for frame in report.stack if frame.filename != own_file])
     return "".join(report.format())
 
 

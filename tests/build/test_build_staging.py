@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
 import subprocess
 import json
 import shutil
@@ -64,7 +66,7 @@ def _fonts():
 
 def test_stage_numpy_only_trims_lock_and_matches_hashes(tmp_path, official_lock):
     source = staging.resolve_source(None, NPM_PYODIDE, lambda: CARRIER)
-    staged = staging.stage(source, ["numpy"], tmp_path, _fonts())
+    staged = staging.stage(source, ["numpy"], tmp_path, _fonts(), compiled=False, snapshot=False)
     lock = json.loads((staged.path / "pyodide-lock.json").read_text())
     assert sorted(lock["packages"]) == ["numpy", "py-lessons"]
     for name, entry in lock["packages"].items():
@@ -74,8 +76,41 @@ def test_stage_numpy_only_trims_lock_and_matches_hashes(tmp_path, official_lock)
     for core in staging.CORE_FILES:
         assert (staged.path / core).read_bytes() == (NPM_PYODIDE / core).read_bytes()
     assert not list(staged.path.glob("matplotlib*"))
+    assert json.loads((staged.path / staging.MANIFEST_NAME).read_text())["snapshot"] is None
     # staging again reuses the finished folder
-    assert staging.stage(source, ["numpy"], tmp_path, _fonts()).path == staged.path
+    assert staging.stage(source, ["numpy"], tmp_path, _fonts(), compiled=False, snapshot=False).path == staged.path
+
+
+# CPython 3.12's bytecode magic number (Lib/importlib/_bootstrap_external.py: 3531 for 3.12 final),
+# the Python inside Pyodide 0.27; the build's own CPython (3.11) writes another.
+PYTHON_312_MAGIC = (3531).to_bytes(2, "little") + b"\r\n"
+
+
+def test_staged_wheels_are_pyodides_bytecode_and_a_snapshot_ships(tmp_path, official_lock):
+    source = staging.resolve_source(None, NPM_PYODIDE, lambda: CARRIER)
+    staged = staging.stage(source, ["numpy"], tmp_path, _fonts())
+    lock = json.loads((staged.path / "pyodide-lock.json").read_text())
+    manifest = json.loads((staged.path / staging.MANIFEST_NAME).read_text())
+    for name, entry in lock["packages"].items():  # the lock vouches for the files as shipped
+        data = (staged.path / entry["file_name"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"]
+        assert manifest["packages"][name] == {**manifest["packages"][name], "file": entry["file_name"],
+                                              "bytes": len(data)}
+    official = official_lock.packages["numpy"].file_name
+    assert lock["packages"]["numpy"]["file_name"] == official  # tagged cp312 already
+    with zipfile.ZipFile(CARRIER) as carrier:
+        sources = zipfile.ZipFile(io.BytesIO(carrier.read(staging.WHEEL_ARCHIVE_PREFIX + official))).namelist()
+    compiled = zipfile.ZipFile(staged.path / lock["packages"]["numpy"]["file_name"])
+    assert sorted(compiled.namelist()) == sorted(n + "c" if n.endswith(".py") else n for n in sources)
+    assert compiled.read("numpy/__init__.pyc")[:4] == PYTHON_312_MAGIC
+    runtime = zipfile.ZipFile(staged.path / lock["packages"]["py-lessons"]["file_name"]).namelist()
+    assert "py_lessons/runtime/execute.pyc" in runtime and not any(n.endswith(".py") for n in runtime)
+    assert lock["packages"]["py-lessons"]["file_name"].endswith("-cp312-none-any.whl")
+    # Python's start-up snapshot: gzip, Pyodide's layout (magic, then whole 64 KiB pages)
+    raw = gzip.decompress((staged.path / manifest["snapshot"]).read_bytes())
+    assert manifest["snapshot_bytes"] == (staged.path / manifest["snapshot"]).stat().st_size
+    assert int.from_bytes(raw[:4], "little") == 0x706E7300
+    assert (len(raw) - int.from_bytes(raw[4:8], "little")) % 65536 == 0
 
 
 def test_a_tampered_wheel_fails_staging(tmp_path):

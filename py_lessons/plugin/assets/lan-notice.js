@@ -1,7 +1,6 @@
 // On a plain-http address that is not localhost (a classroom laptop's Wi-Fi address), the page
-// is not a secure context: the browser gives it no service worker (no offline copy), no Cache
-// Storage (no start-up snapshot) and no SharedArrayBuffer (input() cannot wait, Stop restarts
-// Python). The course still works; this notice says, once per visit, what is missing and what
+// is not a secure context: the browser gives it no service worker (no offline copy, every visit
+// downloads Pyodide again) and no SharedArrayBuffer (input() cannot wait, Stop restarts Python). The course still works; this notice says, once per visit, what is missing and what
 // to do, instead of leaving the reader to find out.
 import strings from "./strings.js";
 import { offline, storageNamespace } from "./site.js";

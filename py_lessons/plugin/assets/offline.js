@@ -26,7 +26,7 @@ function register() {
 }
 
 /** Whether this site's offline copy is complete, and its size in bytes (what Cache Storage holds
- * for it: the precache of this build; the Python start-up snapshot is not counted). */
+ * for it: the precache of this build, Python's start-up snapshot included). */
 export async function offlineStatus() {
   const registration = supported ? await navigator.serviceWorker.getRegistration(root.href) : undefined;
   const ready = registration?.scope === root.href && Boolean(registration.active);

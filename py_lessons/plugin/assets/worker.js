@@ -3,7 +3,7 @@
 // and the page's build output come from the same code on the same files).
 import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON } from "./protocol.js";
 import { installFonts, readManifest, startRuntime } from "./python-start.js";
-import { saveSnapshotWhenIdle, startPython } from "./python-snapshot.js";
+import { startPython } from "./python-snapshot.js";
 import { pyodidePath } from "./site.js";
 
 const base = new URL(`../../${pyodidePath}/`, import.meta.url); // this file is <site>/assets/pathshala/
@@ -35,15 +35,18 @@ function withTicker(phase, total, names, promise) {
 }
 
 async function start() {
+  // the manifest and Pyodide's loader at the same time: neither needs the other
+  const loader = import(new URL("pyodide.mjs", base).href);
   manifest = await readManifest(staged);
-  const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.packages[manifest.runtime_package].bytes;
+  const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.snapshot_bytes +
+    manifest.packages[manifest.runtime_package].bytes;
   progress("core", coreTotal);
-  const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
+  const { loadPyodide } = await loader;
   // performance marks: where start-up time goes, for DevTools and the benchmark (tests/support/bench.py)
   performance.mark("pathshala:start");
   pyodide = await withTicker("core", coreTotal, [], (async () => {
     const options = { indexURL: base.href, stdout: () => {}, stderr: () => {} };
-    const py = await startPython(loadPyodide, options, base, `${manifest.pyodide}-${manifest.key}`);
+    const py = await startPython(loadPyodide, options, manifest.snapshot && new URL(manifest.snapshot, base).href);
     performance.mark("pathshala:pyodide-ready");
     session = await startRuntime(py, manifest);
     return py;
@@ -191,5 +194,4 @@ onmessage = async ({ data }) => {
   } catch (error) {
     postMessage({ type: FROM_PYTHON.FATAL, id: data.id, reason: String(error && error.message || error) });
   }
-  saveSnapshotWhenIdle();
 };

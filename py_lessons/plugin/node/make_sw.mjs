@@ -33,7 +33,9 @@ try {
     swSrc: bundled,
     swDest: `${siteDir}/sw.js`,
     globDirectory: siteDir,
-    globPatterns: ["**/*.{html,js,mjs,css,json,webmanifest,wasm,whl,zip,woff,woff2,ttf,svg,png,ico,xml,ipynb,py}"],
+    // python-snapshot.gz: Python's start-up snapshot (gzip by itself; other .gz files are copies)
+    globPatterns: ["**/*.{html,js,mjs,css,json,webmanifest,wasm,whl,zip,woff,woff2,ttf,svg,png,ico,xml,ipynb,py}",
+      "**/python-snapshot.gz"],
     globIgnores: ["sw.js", "workbox-*.js", "**/*.map", "sitemap.xml*"],
     maximumFileSizeToCacheInBytes: 32 * 1024 * 1024, // pyodide.asm.wasm is about 10 MB
   });
