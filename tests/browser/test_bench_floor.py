@@ -1,11 +1,13 @@
 """The benchmark's bare Pyodide floor pages (support/bench_floor.py): every ratio_to_floor divides by
-them, so each must load this site's own staged Pyodide (the same files and gzip copies the site
-serves) and really print its output."""
+them, so each must load the official Pyodide release the site is built from (the site's core files
+and gzip copies, the official wheels, not the site's bytecode ones) and really print its output."""
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
+import zipfile
 
 import numpy as np
 import pytest
@@ -42,16 +44,26 @@ def _open_floor(browser, url, path):
     return printed, figure, encodings
 
 
-def test_numpy_floor_loads_this_sites_pyodide_and_prints(browser, floor_host):
+def test_numpy_floor_loads_the_official_pyodide_and_prints(browser, floor_host, built_site):
     server, url, paths = floor_host
     printed, figure, encodings = _open_floor(browser, url, paths["numpy"])
     marks = [72, 85, 64, 90, 58]
     assert printed == f"{sum(marks) / len(marks)!r} {max(marks)} {min(marks)} {math.exp(1.0)!r}"
     assert figure is None
-    # the site's staged Pyodide, sent as its gzip copy, and its NumPy wheel; nothing of the site's runtime
-    assert encodings[url + "/pyodide/pyodide.asm.wasm"] == "gzip"
-    assert any(path.startswith("/pyodide/numpy-") for path in server.requested)
-    assert not any("py_lessons-" in path or path.startswith("/assets/pathshala/worker.js") for path in server.requested)
+    floor = f"/{FLOOR_DIR}/pyodide/"
+    # the site's own core files, sent as their gzip copies ...
+    assert encodings[url + floor + "pyodide.asm.wasm"] == "gzip"
+    assert (built_site / FLOOR_DIR / "pyodide" / "pyodide.asm.wasm").read_bytes() == \
+        (built_site / "pyodide" / "pyodide.asm.wasm").read_bytes()
+    # ... and the official NumPy wheel (Python source, as released), nothing of the site's runtime
+    wheels = [path for path in server.requested if path.startswith(floor + "numpy-")]
+    assert len(wheels) == 1
+    with zipfile.ZipFile(built_site / wheels[0].lstrip("/")) as wheel:
+        assert "numpy/__init__.py" in wheel.namelist()
+    official = json.loads((built_site / FLOOR_DIR / "pyodide" / "pyodide-lock.json").read_text())
+    assert wheels[0].endswith(official["packages"]["numpy"]["file_name"])
+    assert not any(path.startswith("/pyodide/") or "py_lessons-" in path or path.startswith("/assets/pathshala/")
+                   for path in server.requested)
 
 
 def test_plot_floor_draws_its_figure_and_prints(browser, floor_host):
@@ -59,4 +71,4 @@ def test_plot_floor_draws_its_figure_and_prints(browser, floor_host):
     printed, figure, _ = _open_floor(browser, url, paths["plot"])
     assert printed == f"min loss: {(np.linspace(-3, 3, 61) ** 2).min()}"
     assert figure == {"width": f"{5 * 72}pt", "height": f"{3 * 72}pt"}  # figsize (5, 3) inches at 72 pt each
-    assert any(path.startswith("/pyodide/matplotlib-") for path in server.requested)
+    assert any(path.startswith(f"/{FLOOR_DIR}/pyodide/matplotlib-") for path in server.requested)

@@ -1,17 +1,23 @@
 """The bare Pyodide floor the benchmark measures the site against (tests/support/bench.py).
 
 Written by the benchmark into the built site it serves, never shipped by the site build: a page
-that starts a worker, which loads THIS site's staged Pyodide (the same pyodide.mjs, lock, wheels
-and gzip copies, found through the site's own assets/pathshala/site.js), loads the packages,
-runs a few lines of Python and posts what they printed. No service worker, no snapshot, no
-runtime wheel, no editor: what any page that runs NumPy with this Pyodide must at least spend.
+that starts a worker, which loads the official Pyodide release this site is built from (the same
+core files and their gzip copies as the site's, the official lock and the official wheels, as
+shipped, so none of the site's own start-up work such as bytecode wheels helps it), loads the
+packages, runs a few lines of Python and posts what they printed. No service worker, no
+snapshot, no runtime wheel, no editor: what any page that runs NumPy with Pyodide must spend.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
+
+from py_lessons.plugin import dependencies
+from py_lessons.plugin.staging import CORE_FILES, dependency_closure, resolve_source, sha256_of
+from pyodide_lock import PyodideLockSpec
 
 FLOOR_DIR = "_floor"
 WORKER_NAME = "floor-worker.js"
@@ -42,9 +48,7 @@ FLOORS = {
 
 # The worker answers one message {packages, code} with {ok, printed, svg} or {ok: false, error}.
 _WORKER = """\
-import { pyodidePath } from "../assets/pathshala/site.js";
-
-const base = new URL(`../${pyodidePath}/`, import.meta.url);
+const base = new URL("pyodide/", import.meta.url);
 
 onmessage = async ({ data }) => {
   try {
@@ -83,10 +87,32 @@ worker.postMessage({job});
 """
 
 
+def _write_official_pyodide(site: Path, target: Path) -> None:
+    """The official release: the site's core files (+ gzip copies), the official lock and the
+    official wheels of every floor's packages (each checked against that lock)."""
+    staged = site / "pyodide"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in CORE_FILES:
+        for path in (staged / name, staged / f"{name}.gz"):
+            if path.is_file():
+                shutil.copyfile(path, target / path.name)
+    source = resolve_source(None, dependencies.node_modules() / "pyodide", dependencies.wheel_carrier)
+    shutil.copyfile(source.lock_path, target / "pyodide-lock.json")
+    lock = PyodideLockSpec.from_json(source.lock_path)
+    for name in dependency_closure(lock, sorted({p for packages, _ in FLOORS.values() for p in packages})):
+        spec = lock.packages[name]
+        data = source.read_wheel(spec.file_name)
+        if sha256_of(data) != spec.sha256:
+            raise RuntimeError(f"{spec.file_name} differs from the official lock")
+        (target / spec.file_name).write_bytes(data)
+
+
 def write_floor_pages(site: Path) -> dict[str, str]:
-    """Write the floor pages and their worker into the built ``site``; returns name -> URL path."""
+    """Write the floor pages, their worker and the official Pyodide into the built ``site``;
+    returns name -> URL path."""
     folder = site / FLOOR_DIR
     folder.mkdir(exist_ok=True)
+    _write_official_pyodide(site, folder / "pyodide")
     (folder / WORKER_NAME).write_text(_WORKER, encoding="utf-8")
     paths = {}
     for name, (packages, code) in FLOORS.items():
