@@ -62,20 +62,30 @@ def load_run(results_dir: str | Path, name: str, device: str = "cpu") -> dict:
     if not path.is_file():
         hint = "" if device == "cpu" else f" --device {device}"
         raise RunError(f"run {label!r}: result file {path} is missing (run `python -m gpu_runs run {name}{hint}`)")
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunError(f"run {name!r}: cannot read {path}: {exc}") from exc
-    try:
-        jsonio.validate(raw, where=str(path))
-    except ValueError as exc:
-        raise RunError(f"run {name!r}: {exc}") from exc
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _VALIDATED:
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise RunError(f"run {name!r}: cannot read {path}: {exc}") from exc
+        try:
+            jsonio.validate(raw, where=str(path))
+        except ValueError as exc:
+            raise RunError(f"run {name!r}: {exc}") from exc
+        _VALIDATED[key] = raw
+    raw = _VALIDATED[key]
     if raw.get("experiment") != name:
         raise RunError(f"run {name!r}: {path} holds experiment {raw.get('experiment')!r}")
     used = raw["provenance"]["device"]["used"]
     if used != device:
         raise RunError(f"run {label!r}: {path} holds a run on {used!r}, not {device!r}")
     return jsonio.decode(raw)
+
+
+# Validated result files by (path, mtime, size): a page quotes the same run dozens of times, and
+# the schema check took 6-7 s of every build (196 validations); a changed file is read again.
+_VALIDATED: dict[tuple[str, int, int], dict] = {}
 
 
 def list_variants(results_dir: str | Path) -> list[tuple[str, str]]:

@@ -112,3 +112,19 @@ def test_value_macro_reads_the_cuda_variant(both):
     assert expand("{{ run:lowbit_llm:values.prompt }}", both) == cpu_prompt
     with pytest.raises(ValueError, match="train_deep@cuda"):
         expand("{{ run:train_deep@cuda:values.plain_final_loss }}", both)
+
+
+def test_a_result_file_is_validated_once_until_it_changes(both, monkeypatch):
+    checked = []
+    real = jsonio.validate
+    monkeypatch.setattr(jsonio, "validate", lambda doc, where: (checked.append(where), real(doc, where=where)))
+    first = runs.load_run(both, "train_deep")
+    first["values"]["mutated by a caller"] = True
+    again = runs.load_run(both, "train_deep")
+    assert len(checked) == 1 and "mutated by a caller" not in again["values"]  # callers get their own copy
+    doc = json.loads((both / "train_deep.json").read_text(encoding="utf-8"))
+    doc["provenance"]["device"] = "not a device record"  # the file changes: read and checked again
+    (both / "train_deep.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(runs.RunError):
+        runs.load_run(both, "train_deep")
+    assert len(checked) == 2
