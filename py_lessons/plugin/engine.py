@@ -7,8 +7,12 @@ A site generator's adapter (mkdocs_adapter.py) calls, in build order:
     markdown = engine.prepare_page(markdown, src, url, meta)   parse once, run cells, check, render
     html = engine.render_fence(kind, body, options)            what the page's fences become
     html = engine.finish_page(html, toc)                       glossary tooltips, formulas
-    engine.write_site(site_dir, serving)                       assets, Pyodide, service worker
+    engine.write_site(site_dir)                                assets, Pyodide, service worker
     engine.close()
+
+Under `mkdocs serve` (``serving``) the adapter keeps the engine between rebuilds while
+``is_current``, pages that did not change are not prepared again (serve_cache.py), and the site
+has no service worker: its precache would serve the author the previous build.
 
 Every error is a LessonError whose message starts with ``page:line``.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 import logging
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +40,7 @@ from .precompress import precompress
 from .render import render_cell
 from .runner import PyodideRunner, RunnerError
 from .runs import NAMES as RUN_KINDS, RunBlocks, RunError
+from .serve_cache import PreparedPages, input_stamps
 from .staging import StagingError, resolve_source, stage
 from .terms import Finding, ProseChecker
 from .values import ValueMacroError, cell_requests, expand as expand_values, expand_cells
@@ -80,11 +86,14 @@ class Settings:
 
 
 class LessonEngine:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, serving: bool = False):
         self.settings = settings
+        self.serving = serving
+        self.offline = settings.offline and not serving
         root = Path(settings.root)
         self.cache_dir = root / settings.cache_dir
         self.runs_dir = root / settings.runs_dir
+        self.inputs = input_stamps(settings.docs_dir, self.runs_dir)  # before staging: an edit during it counts
         try:
             self.node_modules = dependencies.node_modules(
                 str(root / settings.node_modules) if settings.node_modules else None)
@@ -111,12 +120,24 @@ class LessonEngine:
         if glossary.is_file():
             self._report_prose(self.prose.check_glossary(glossary.read_text(encoding="utf-8"), GLOSSARY_FILE))
         self._runner: PyodideRunner | None = None
+        self._warming: threading.Thread | None = None  # serving: the runner starting in the background
         self.page: PageModel | None = None
         self.lesson_files: dict[str, LessonFiles] = {}  # page url -> its notebook and .py
         self.cells_run = 0
         self.cells_cached = 0
         self.figures_drawn = 0
         self.figures_cached = 0
+        self.prepared = PreparedPages()
+        self.pages_prepared = 0
+        self.pages_reused = 0
+        if serving and settings.offline:
+            log.info("py_lessons: serving: no service worker, the site is not offline while `mkdocs serve` runs "
+                     "(`mkdocs build` writes it)")
+
+    def is_current(self, settings: Settings) -> bool:
+        """Under `serve`: may the next rebuild keep this engine (same settings, same input files)?"""
+        return (self.serving and settings == self.settings
+                and input_stamps(settings.docs_dir, self.runs_dir) == self.inputs)
 
     # -- what the adapter registers -----------------------------------------------------
     @property
@@ -131,11 +152,23 @@ class LessonEngine:
         """``pages``: (src, url, markdown) of every page in navigation order."""
         self.components.lessons = lessons_of(pages)
         self.prose.lesson_count = len(self.components.lessons) or None
+        # a new build (under `serve`, the previous one may have stopped half-way): its pages add theirs
+        self.lesson_files = {}
+        self.cells_run = self.cells_cached = self.figures_drawn = self.figures_cached = 0
+        self.pages_prepared = self.pages_reused = 0
 
     # -- one page -------------------------------------------------------------------------
     def prepare_page(self, markdown: str, src: str, url: str, meta: dict | None = None) -> str:
         """Parse the page once, run its cells (cached), check its exercises and claims, render its
         blocks; returns the Markdown for the renderer (cells tagged, value macros filled in)."""
+        key = PreparedPages.key(markdown, src, url, meta, self.prose.lesson_count)
+        kept = self.prepared.get(key, self.components.lessons) if self.serving else None
+        if kept is not None:
+            self.page = kept.page
+            if kept.files is not None:
+                self.lesson_files[url] = kept.files
+            self.pages_reused += 1
+            return kept.markdown
         self._check_prose(markdown, src)
         try:  # first: a component's text may quote values too (line numbers do not move)
             markdown = expand_values(markdown, self.runs_dir)
@@ -164,7 +197,11 @@ class LessonEngine:
         files = lesson_files(page, markdown, self.components.terms)
         if files is not None:
             self.lesson_files[page.url] = files
-        return page.tagged_markdown(markdown)
+        tagged = page.tagged_markdown(markdown)
+        if self.serving:
+            self.prepared.put(key, page, tagged, files, self.components.lessons)
+        self.pages_prepared += 1
+        return tagged
 
     def render_fence(self, kind: str, body: str, options: dict) -> str:
         page = self.page
@@ -234,6 +271,9 @@ class LessonEngine:
 
     # -- running cells ----------------------------------------------------------------------
     def _runner_for_build(self) -> PyodideRunner:
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
         if self._runner is None:
             self._runner = PyodideRunner(self.staged.path)
         return self._runner
@@ -334,9 +374,9 @@ class LessonEngine:
                 f'export const storageNamespace = "{self.storage_namespace}";\n'
                 f'export const pyodidePath = "{self.settings.pyodide_url.strip("/")}";\n'
                 # the service worker (offline.js) also makes the page cross-origin isolated
-                f'export const offline = {"true" if self.settings.offline else "false"};\n')
+                f'export const offline = {"true" if self.offline else "false"};\n')
 
-    def write_site(self, site_dir: Path, serving: bool = False) -> None:
+    def write_site(self, site_dir: Path) -> None:
         site_dir = Path(site_dir)
         assets = site_dir / ASSETS_URL
         shutil.copytree(ASSETS, assets, dirs_exist_ok=True)
@@ -355,16 +395,19 @@ class LessonEngine:
             raise LessonError(str(exc)) from exc
         # the icons are drawn with the TrueType copy of the Bangla font staged for matplotlib
         write_app(site_dir, self.settings.app, self.staged.path / "fonts" / PLOT_FONT[0])
-        if self.settings.offline:
+        if self.offline:
             self._write_service_worker(site_dir)
-        if not serving:  # `serve` sends files as they are: gzip copies would only slow every rebuild
+        if not self.serving:  # `serve` sends files as they are: gzip copies would only slow every rebuild
             packed = precompress(site_dir)  # last: it covers every file written above, sw.js too
             log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB", packed["files"],
                      packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6)
         log.info("py_lessons: %d cells run, %d from cache", self.cells_run, self.cells_cached)
         if self.figures_drawn or self.figures_cached:
             log.info("py_lessons: %d explorable figures drawn, %d from cache", self.figures_drawn, self.figures_cached)
-        self.cells_run = self.cells_cached = self.figures_drawn = self.figures_cached = 0
+        if self.serving:
+            log.info("py_lessons: serving: %d pages prepared, %d unchanged pages reused", self.pages_prepared,
+                     self.pages_reused)
+            self._warm_up()
 
     def _write_service_worker(self, site_dir: Path) -> None:
         """Last step of the build: it lists every file the site now has (see node/make_sw.mjs)."""
@@ -374,7 +417,28 @@ class LessonEngine:
             raise LessonError(f"py_lessons: the service worker could not be written:\n{done.stderr[-2000:]}")
         log.info("py_lessons: service worker precaches %s", done.stdout.strip())
 
+    def _warm_up(self) -> None:
+        """Serving: start Pyodide under Node.js in the background once the site is written, so that
+        the author's first edit of a cell does not wait for it."""
+        if self._runner is not None or self._warming is not None:
+            return
+
+        def start(runner: PyodideRunner) -> None:
+            try:
+                runner.run("pass", None, "warm-up", self.settings.cell_timeout)
+            except (RunnerError, OSError):
+                runner.close()  # the first cell that runs starts it again, and reports why it fails
+                return
+            self._runner = runner
+            log.info("py_lessons: serving: Pyodide under Node.js is started for the next edited cell")
+
+        self._warming = threading.Thread(target=start, args=(PyodideRunner(self.staged.path),), daemon=True)
+        self._warming.start()
+
     def close(self) -> None:
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
         if self._runner is not None:
             self._runner.close()
             self._runner = None

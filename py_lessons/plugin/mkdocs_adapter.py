@@ -72,12 +72,14 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
                 language=config.theme.get("language") or "en", name=self.config.app_name,
                 short_name=self.config.app_short_name, icon_text=self.config.app_icon_text,
                 theme_color=self.config.theme_color, theme_color_dark=self.config.theme_color_dark))
-        if self.engine is not None:
-            self.engine.close()
-        try:
-            self.engine = LessonEngine(settings)
-        except LessonError as exc:
-            raise PluginError(str(exc)) from exc
+        if self.engine is None or not self.engine.is_current(settings):  # `serve` keeps a current one
+            if self.engine is not None:
+                self.engine.close()
+                self.engine = None
+            try:
+                self.engine = LessonEngine(settings, serving=self.serving)
+            except LessonError as exc:
+                raise PluginError(str(exc)) from exc
         if "pymdownx.superfences" not in config.markdown_extensions:
             config.markdown_extensions.append("pymdownx.superfences")
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -143,7 +145,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
 
     def on_post_build(self, config):
         try:
-            self.engine.write_site(Path(config.site_dir), self.serving)
+            self.engine.write_site(Path(config.site_dir))
         except LessonError as exc:
             raise PluginError(str(exc)) from exc
 
