@@ -27,6 +27,7 @@ from pymdownx.superfences import SuperFencesException
 from .app_manifest import AppManifest
 from .engine import HEAD_SCRIPT, SCRIPTS, STYLESHEETS, LessonEngine, Settings
 from .page import LessonError
+from .vendor import PRELOADED_FONTS
 
 
 class LessonsConfig(Config):
@@ -136,11 +137,14 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
 
     def on_post_page(self, output, page, config):
         """Instant navigation without a site_url: the page lists the site's pages for the theme.
-        And the installable app: the manifest, theme colours and the Apple icon."""
+        The body text's font faces, preloaded. And the installable app: the manifest, theme
+        colours and the Apple icon."""
         pages = self.page_urls
         root = "../" * (page.url.count("/") if page.url else 0)
+        fonts = "".join(f'<link rel="preload" href="{root}{font}" as="font" type="font/woff2" crossorigin>'
+                        for font in PRELOADED_FONTS)
         tag = (f'<script src="{root}{HEAD_SCRIPT}" data-pages="'
-               + _attribute_json(pages) + '"></script>' + self.engine.settings.app.head_tags(root))
+               + _attribute_json(pages) + '"></script>' + fonts + self.engine.settings.app.head_tags(root))
         return re.sub(r"(<head[^>]*>)", lambda m: m.group(1) + tag, output, count=1)
 
     def on_post_build(self, config):

@@ -160,15 +160,29 @@ def render_offline_box() -> str:
     )
 
 
+def render_start(lessons: list[Lesson], page_url: str) -> str:
+    """Where to go on: as progress.js shows it before any visit (the first lesson), so that the box
+    has its final size at the first paint and nothing below it moves when the script runs."""
+    if not lessons:
+        return '<p class="pz-continue" data-continue hidden><span data-continue-label></span> <a data-continue-link></a></p>'
+    first = lessons[0]
+    name = f'{t("progress.lesson.number", n=_number(1))} {first.title}'  # the card link's text
+    return (
+        f'<p class="pz-continue" data-continue data-state="start"><span data-continue-label>'
+        f'{text(t("progress.start"))}</span> <a data-continue-link href="{attr(relative_url(first.url, page_url))}">'
+        f'{text(name)}</a></p>'
+    )
+
+
 def render_progress(lessons: list[Lesson], page_url: str) -> str:
-    """The ``progress`` block: the course's front door."""
+    """The ``progress`` block: the course's front door, in the state of a first visit."""
     cards = "".join(render_lesson_card(number, lesson, page_url) for number, lesson in enumerate(lessons, 1))
     total = len(lessons)
+    summary = t("progress.summary", done=_number(0), total=_number(total))
     return (
         f'<div class="pz-progress" data-component="progress" data-id="course" data-total="{total}">'
-        f'<p class="pz-continue" data-continue hidden><span data-continue-label></span> '
-        f'<a data-continue-link></a></p>'
-        f'<p class="pz-status" role="status" aria-live="polite" data-status></p>'
+        f'{render_start(lessons, page_url)}'
+        f'<p class="pz-status" role="status" aria-live="polite" data-status>{text(summary)}</p>'
         f'<progress max="{total}" value="0" aria-label="{attr(t("progress.label"))}"></progress>'
         f'<ol class="pz-lessons">{cards}</ol>'
         f'<p class="pz-note">{text(t("progress.note", wpm=_number(WORDS_PER_MINUTE)))}</p>'
