@@ -2,10 +2,15 @@
 
     ./pathshala bench [--repeat 5] [--phone]
     ./pathshala bench --load          the classroom load test instead (support/load.py)
+    ./pathshala bench --lighthouse    Lighthouse on the home page and every lesson instead
+                                      (support/bench_lighthouse.py; --repeat runs per page)
+    ./pathshala bench --author        the author's save -> reload under `mkdocs serve` instead
+                                      (support/bench_author.py)
+    ./pathshala bench --off bytecode --off startup_snapshot   the site built with those levers off
 
 Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
 with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches).
-Each repeat first opens the bare Pyodide floor (support/bench_floor.py: this site's Pyodide and
+Each repeat first opens the bare Pyodide floor (support/bench_floor.py: the official Pyodide and
 NumPy, resp. NumPy + matplotlib, in a worker, nothing else) in a fresh context, then the site, so
 that ratios_to_floor (median(site) / median(floor), support/bench_ratios.py) compares both under
 the same load:
@@ -18,6 +23,8 @@ the same load:
   warm rerun             wall time of a Run in the page vs the time Python itself took
   bytes                  transferred before the first NumPy output (a NumPy-only page), and
                          before any Run (the page itself)
+  first_contentful_paint_ms   the demo page's first paint (the worker starts at once: it must
+                         not delay the page's own rendering)
   start-up phases        from the worker's performance marks (worker.js), ms after page open
   stop_s                 a busy loop in the NumPy cell: Stop clicked -> the cell has stopped
   explorable_update_ms   for every explorable figure of the site, once Python is warm: a slider
@@ -46,9 +53,11 @@ from pathlib import Path
 
 from .bench_floor import time_floor, write_floor_pages
 from .browser import start_then_stop
+from .bench_author import main as author_main
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
 from .bench_ratios import medians as medians_of
 from .bench_ratios import ratios_to_floor
+from .bench_lighthouse import lighthouse_table
 from .load import classroom_load
 from .local_server import CHROMIUM_ARGS, serve
 from .worker_probe import python_workers, wait_for_mark
@@ -61,7 +70,7 @@ NEXT_LESSON = "lessons/numerical-stability/"  # its first cell uses NumPy only
 # Worker start-up marks (worker.js) -> benchmark names.
 PHASES = {"pathshala:start": "worker_started_ms", "pathshala:pyodide-ready": "pyodide_ready_ms",
           "pathshala:runtime-ready": "runtime_ready_ms", "pathshala:packages-loaded": "numpy_loaded_ms",
-          "pathshala:preimported": "numpy_imported_ms"}
+          "pathshala:preimported": "numpy_imported_ms", "pathshala:snapshot-restored": "snapshot_restored_ms"}
 
 
 def _wait_done(page, cell_id):
@@ -115,8 +124,10 @@ def _cold_run(browser, url, cell_id, phone=False):
     workers = python_workers(page)
     loaded = {}
     seconds = _open_demo_and_run(page, url, cell_id, on_loaded=lambda: loaded.setdefault("bytes", moved["bytes"]))
+    paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
     out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded["bytes"],
-           "phases": _phases(page, workers[0]) if workers else {}, "worker": workers[0] if workers else None}
+           "first_contentful_paint_ms": paint,
+           "phases": _phases(page, workers[0]) if workers else {}}
     return out, context, page
 
 
@@ -154,12 +165,10 @@ _NEXT_LESSON = """async (target) => {
 }"""
 
 
-def _revisit(context, url, cell_id, first_worker):
+def _revisit(context, url, cell_id):
     """A new tab on the demo page, later: once the first visit's service worker has cached the
-    site and its Python worker has saved the start-up snapshot (python-snapshot.js)."""
-    first = context.pages[0]
-    first.evaluate("async () => { await navigator.serviceWorker.ready; }")
-    wait_for_mark(first, first_worker, "pathshala:snapshot-saved")
+    site (the start-up snapshot the build ships included)."""
+    context.pages[0].evaluate("async () => { await navigator.serviceWorker.ready; }")
     page = context.new_page()
     workers = python_workers(page)
     seconds = _open_demo_and_run(page, url, cell_id)
@@ -243,27 +252,66 @@ def _rounded(runs: dict[str, list[float]]) -> dict[str, list[float]]:
     return {name: [round(value, 3) for value in values] for name, values in runs.items()}
 
 
+# The plugin's start-up levers (mkdocs.yml options of py_lessons) that --off can turn off.
+LEVERS = ("bytecode", "startup_snapshot")
+
+
+def _build(site: Path, off: list[str]) -> None:
+    """Build the course into ``site``; with ``off`` levers, from a copy of mkdocs.yml (beside it,
+    removed afterwards) whose py_lessons options turn them off."""
+    config = ROOT / "mkdocs.yml"
+    if off:
+        text = config.read_text(encoding="utf-8")
+        marker = "\n  - py_lessons:"
+        head, tail = text.split(marker, 1)
+        first_line, rest = tail.split("\n", 1)
+        options = "".join(f"\n      {lever}: false" for lever in off)
+        config = ROOT / "mkdocs.bench.yml"
+        config.write_text(head + marker + first_line + options + "\n" + rest, encoding="utf-8")
+    try:
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "--site-dir", str(site)],
+                       cwd=ROOT, check=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    finally:
+        if off:
+            config.unlink()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--phone", action="store_true", help="also measure the phone profile")
     parser.add_argument("--load", action="store_true", help="run the classroom load test on the host instead")
-    args = parser.parse_args(argv)
+    parser.add_argument("--lighthouse", action="store_true",
+                        help="run Lighthouse on the home page and every lesson instead (support/bench_lighthouse.py)")
+    parser.add_argument("--off", action="append", default=[], choices=LEVERS,
+                        help="build with this start-up lever of the plugin off (repeatable), to measure what it gives")
+    parser.add_argument("--skip-explorables", action="store_true", help="leave out explorable_update_ms")
+    parser.add_argument("--author", action="store_true", help="time the author's save -> reload under `mkdocs serve` "
+                        "instead (its own options: --edits, --plugin-from; support/bench_author.py)")
+    args, rest = parser.parse_known_args(argv)
+    if args.author:
+        author_main(rest)
+        return
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
 
     from playwright.sync_api import sync_playwright
 
     site = Path(tempfile.mkdtemp(prefix="pathshala-bench-"))
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--site-dir", str(site)], cwd=ROOT, check=True,
-                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    _build(site, args.off)
     if args.load:
         print(json.dumps({"classroom_load": classroom_load(site)}, indent=1, ensure_ascii=False))
+        shutil.rmtree(site, ignore_errors=True)
+        return
+    if args.lighthouse:
+        print(json.dumps({"lighthouse": lighthouse_table(site, args.repeat)}, indent=1, ensure_ascii=False))
         shutil.rmtree(site, ignore_errors=True)
         return
     floor_pages = write_floor_pages(site)
     server, url = serve(site)
     runs = {"first_numpy_output_s": [], "first_plot_s": [], "next_lesson_s": [], "next_lesson_page_swap_ms": [],
             "next_lesson_cell_python_ms": [], "revisit_s": [], "stop_s": [],
-            "bytes_before_first_output": [], "page_bytes_before_run": [],
+            "bytes_before_first_output": [], "page_bytes_before_run": [], "first_contentful_paint_ms": [],
             "warm_rerun_wall_ms": [], "warm_rerun_in_pyodide_ms": []}
     phases: dict[str, list[float]] = {}
     revisits = []
@@ -283,6 +331,7 @@ def main(argv=None) -> None:
             runs["first_numpy_output_s"].append(numpy_run["seconds"])
             runs["bytes_before_first_output"].append(numpy_run["bytes_before_output"])
             runs["page_bytes_before_run"].append(numpy_run["page_bytes_before_run"])
+            runs["first_contentful_paint_ms"].append(numpy_run["first_contentful_paint_ms"])
             for name, ms in numpy_run["phases"].items():
                 phases.setdefault(name, []).append(ms)
             for _ in range(5):
@@ -294,7 +343,7 @@ def main(argv=None) -> None:
             runs["next_lesson_s"].append(total_ms / 1000)
             runs["next_lesson_page_swap_ms"].append(swap_ms)
             runs["next_lesson_cell_python_ms"].append(python_ms)
-            seconds, controlled, restored, revisit_phases = _revisit(context, url, NUMPY_CELL, numpy_run["worker"])
+            seconds, controlled, restored, revisit_phases = _revisit(context, url, NUMPY_CELL)
             for name, ms in revisit_phases.items():
                 phases_revisit.setdefault(name, []).append(ms)
             runs["revisit_s"].append(seconds)
@@ -315,7 +364,7 @@ def main(argv=None) -> None:
                 phone_runs["bytes_before_first_output"].append(phone_run["bytes_before_output"])
                 phone_runs["page_bytes_before_run"].append(phone_run["page_bytes_before_run"])
                 context.close()
-            for path, explorable_id in _explorables(site):
+            for path, explorable_id in ([] if args.skip_explorables else _explorables(site)):
                 for wall, python in _explorable_updates(browser, url, path, explorable_id):
                     explorable_ms.setdefault(f"{path}#{explorable_id}", []).append(wall)
                     explorable_python_ms.setdefault(f"{path}#{explorable_id}", []).append(python)
@@ -340,7 +389,7 @@ def main(argv=None) -> None:
                       "explorable_update_ms": {k: round(statistics.median(v)) for k, v in explorable_ms.items()},
                       "explorable_update_python_ms": {k: round(statistics.median(v))
                                                       for k, v in explorable_python_ms.items()},
-                      "cpython_seconds": cpython, "repeat": args.repeat, "cpu_count": os.cpu_count(),
+                      "cpython_seconds": cpython, "levers_off": args.off, "repeat": args.repeat, "cpu_count": os.cpu_count(),
                       "load_average": os.getloadavg()}, indent=1))
 
 
