@@ -584,10 +584,9 @@ function enhance(scope = document) {
   // one cell has its own buttons; the page's controls are for pages of several
   if (lessonCells.length > 1 && !scope.querySelector("[data-page-controls]")) new PageControls(lessonCells);
   if (fresh.length) {
-    // Once the page is idle, start Python and the small packages its cells import (numpy), so
-    // the first Run does not wait for the whole download.
-    const whenIdle = globalThis.requestIdleCallback ?? ((fn) => setTimeout(fn, 200));
-    whenIdle(() => sharedWorker().warm(fresh.map((cell) => cell.code), LOAD_ON_INTERACTION));
+    // Start Python and the small packages its cells import (numpy) at once, so the first Run does
+    // not wait for the whole download: the worker's downloads and CPU are off the page's thread.
+    sharedWorker().warm(fresh.map((cell) => cell.code), LOAD_ON_INTERACTION);
   }
 }
 
