@@ -75,10 +75,9 @@ def build_font_cache() -> str:
         return cache.read()
 
 
-def modules_imported_by(codes: list[str]) -> list[str]:
-    """Absolute module names the given code imports, in order, without running it (code that
-    does not parse imports nothing)."""
-    names: list[str] = []
+def _absolute_imports(codes: list[str]):
+    """(module, names imported from it) for each absolute import of the code, without running it
+    (``import a.b`` gives ("a.b", ()); code that does not parse imports nothing)."""
     for code in codes:
         try:
             tree = ast.parse(code)
@@ -86,29 +85,25 @@ def modules_imported_by(codes: list[str]) -> list[str]:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                names.extend(alias.name for alias in node.names)
+                yield from ((alias.name, ()) for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names.append(node.module)
-    return list(dict.fromkeys(names))
+                yield node.module, tuple(alias.name for alias in node.names)
+
+
+def modules_imported_by(codes: list[str]) -> list[str]:
+    """Absolute module names the given code imports, in order."""
+    return list(dict.fromkeys(module for module, _ in _absolute_imports(codes)))
 
 
 def content_modules_named(codes: list[str]) -> list[str]:
     """The course's own modules (``py_lessons_content.NAME``, full names) the code imports, in
     both forms: ``import/from py_lessons_content.course ...`` and ``from py_lessons_content import course``."""
     names: list[str] = []
-    for code in codes:
-        try:
-            tree = ast.parse(code)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names.extend(a.name for a in node.names if a.name.startswith(CONTENT_PACKAGE + "."))
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                if node.module == CONTENT_PACKAGE:
-                    names.extend(f"{CONTENT_PACKAGE}.{a.name}" for a in node.names if a.name != "*")
-                elif node.module.startswith(CONTENT_PACKAGE + "."):
-                    names.append(node.module)
+    for module, imported in _absolute_imports(codes):
+        if module == CONTENT_PACKAGE:
+            names.extend(f"{CONTENT_PACKAGE}.{name}" for name in imported if name != "*")
+        elif module.startswith(CONTENT_PACKAGE + "."):
+            names.append(module)
     return list(dict.fromkeys(names))
 
 
