@@ -21,11 +21,11 @@ EDITOR_ENTRY = Path(__file__).parent / "frontend" / "editor.js"
 FONT_PACKAGE = "@fontsource/noto-sans-bengali"
 FONT_WEIGHTS = ("400", "700")
 FONT_SUBSETS = ("bengali", "latin", "latin-ext")
-# The woff (not woff2) of the Bengali subset becomes the TrueType font matplotlib measures with.
 # Preloaded by every page (mkdocs_adapter.on_post_page): the body text's faces. Found only once the
 # stylesheet is parsed, they arrived after the first paint, and the Bangla text reflowed (CLS 0.2-0.3).
 PRELOADED_FONTS = tuple(f"assets/vendor/noto-sans-bengali/files/noto-sans-bengali-{subset}-{weight}-normal.woff2"
                         for subset, weight in (("bengali", "400"), ("bengali", "700"), ("latin", "400")))
+# The woff (not woff2) of the Bengali subset becomes the TrueType font matplotlib measures with.
 PLOT_FONT = ("NotoSansBengali-Regular.ttf", "files/noto-sans-bengali-bengali-400-normal.woff")
 
 

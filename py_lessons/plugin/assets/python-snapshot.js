@@ -29,7 +29,7 @@ for name in ("importlib.metadata", "importlib.util", "email.message", "email.uti
 const MAGIC = 0x706e7300;
 const WASM_PAGE = 65536;
 
-export function wellFormed(bytes) {
+function wellFormed(bytes) {
   if (bytes.byteLength < 16 * WASM_PAGE) return false;
   const [magic, heapAt] = new Uint32Array(bytes.buffer, bytes.byteOffset, 2);
   return magic === MAGIC && heapAt >= 48 && heapAt < WASM_PAGE && (bytes.byteLength - heapAt) % WASM_PAGE === 0;
