@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.course import load_course_content
+from support.course import content_state, load_course_content, restore_content
 from support.local_server import CHROMIUM_ARGS, serve
 from support.site import build_site
 
@@ -18,6 +18,15 @@ from support.site import build_site
 def course_content():
     """The course's steppers (site/**/steppers.py), as the plugin loads them at build time."""
     load_course_content()
+
+
+@pytest.fixture(autouse=True)
+def course_content_kept(course_content):
+    """A test that loads other course modules (a site's build loads its own, and only those)
+    leaves the registries as it found them."""
+    state = content_state()
+    yield
+    restore_content(state)
 
 
 @pytest.fixture(scope="session")

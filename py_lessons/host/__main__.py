@@ -1,3 +1,5 @@
+"""`python -m py_lessons.host SITE [--port N] [--lan]`: cli.py."""
+
 from .cli import main
 
 main()

@@ -8,13 +8,13 @@ In a course's mkdocs.yml (theme: material):
       - py_lessons:
           packages: [numpy, matplotlib]   # what cells may import (and their dependencies)
 
-The plugin adds its own stylesheets, scripts and superfences fences; the course lists none.
+The plugin adds its own stylesheets, scripts and superfences fences; the course lists none. Its
+options are config.py's table, turned into MkDocs' config class here.
 """
 
 from __future__ import annotations
 
-import html
-import json
+import logging
 import re
 from pathlib import Path
 
@@ -24,30 +24,26 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from pymdownx.superfences import SuperFencesException
 
-from .app_manifest import AppManifest
-from .engine import HEAD_SCRIPT, SCRIPTS, STYLESHEETS, LessonEngine, Settings
-from .page import LessonError
-from .vendor import PRELOADED_FONTS
+from ..host.policy import ISOLATION_HEADERS
+from .base.errors import LessonError
+from .config import OPTIONS, Option, Settings
+from .engine import LessonEngine
+from .ship.writer import SCRIPTS, STYLESHEETS
+
+log = logging.getLogger("mkdocs.plugins.py_lessons")
 
 
-class LessonsConfig(Config):
-    packages = c.ListOfItems(c.Type(str), default=["numpy", "matplotlib"])
-    cache_dir = c.Type(str, default=".cache/py_lessons")
-    cell_timeout = c.Type((int, float), default=120)
-    pyodide_url = c.Type(str, default="pyodide")           # folder of the staged Pyodide in the site
-    runs_dir = c.Type(str, default="gpu_runs/results")     # run results quoted by pages (JSON)
-    offline = c.Type(bool, default=True)                   # a service worker precaches the whole site
-    bytecode = c.Type(bool, default=True)                  # wheels as CPython bytecode: faster imports in the page
-    startup_snapshot = c.Type(bool, default=True)          # ship Python's start-up snapshot, made at build
-    pyodide_release = c.Optional(c.Type(str))              # an official Pyodide release folder instead
-    node_modules = c.Optional(c.Type(str))                 # the plugin's npm packages, if not its own
-    term_check = c.Choice(("error", "warn"), default="error")  # prose checks (terms.py): stop the build, or log
-    # the installable app (manifest.webmanifest): names default to site_name, colours to the theme's indigo
-    app_name = c.Optional(c.Type(str))
-    app_short_name = c.Optional(c.Type(str))               # under the icon: about 12 characters fit
-    app_icon_text = c.Optional(c.Type(str))                # drawn on the icon (default: the short name's first letter)
-    theme_color = c.Optional(c.Type(str))                  # the browser's title bar, light scheme
-    theme_color_dark = c.Optional(c.Type(str))             # and dark scheme
+def _mkdocs_option(option: Option):
+    if option.choices:
+        return c.Choice(option.choices, default=option.default)
+    if option.items is not None:
+        return c.ListOfItems(c.Type(option.items), default=list(option.default))
+    if option.default is None:
+        return c.Optional(c.Type(option.type))
+    return c.Type(option.type, default=option.default)
+
+
+LessonsConfig = type("LessonsConfig", (Config,), {option.name: _mkdocs_option(option) for option in OPTIONS})
 
 
 class LessonsPlugin(BasePlugin[LessonsConfig]):
@@ -62,17 +58,9 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
     def on_config(self, config):
         settings = Settings(
             root=Path(config.config_file_path).resolve().parent, docs_dir=Path(config.docs_dir),
-            site_name=config.site_name, site_url=config.site_url or "", packages=list(self.config.packages),
-            cache_dir=self.config.cache_dir, cell_timeout=self.config.cell_timeout,
-            pyodide_url=self.config.pyodide_url, runs_dir=self.config.runs_dir, offline=self.config.offline,
-            bytecode=self.config.bytecode, startup_snapshot=self.config.startup_snapshot,
-            pyodide_release=self.config.pyodide_release, node_modules=self.config.node_modules,
-            term_check=self.config.term_check,
-            app=AppManifest.for_site(
-                config.site_name, description=config.site_description or "",
-                language=config.theme.get("language") or "en", name=self.config.app_name,
-                short_name=self.config.app_short_name, icon_text=self.config.app_icon_text,
-                theme_color=self.config.theme_color, theme_color_dark=self.config.theme_color_dark))
+            site_name=config.site_name, site_url=config.site_url or "",
+            site_description=config.site_description or "", language=config.theme.get("language") or "en",
+            **{option.name: _value(self.config[option.name]) for option in OPTIONS})
         if self.engine is None or not self.engine.is_current(settings):  # `serve` keeps a current one
             if self.engine is not None:
                 self.engine.close()
@@ -81,6 +69,8 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
                 self.engine = LessonEngine(settings, serving=self.serving)
             except LessonError as exc:
                 raise PluginError(str(exc)) from exc
+        if settings.offline:
+            _keep_on_origin(config)
         if "pymdownx.superfences" not in config.markdown_extensions:
             config.markdown_extensions.append("pymdownx.superfences")
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -106,7 +96,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
 
     def on_files(self, files, config):
         """The course's steppers.py modules are build inputs, not pages or assets of the site."""
-        for path in self.engine.content.values():
+        for path in self.engine.modules.values():
             file = files.get_file_from_path(path.relative_to(config.docs_dir).as_posix())
             if file is not None:
                 files.remove(file)
@@ -136,16 +126,21 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(str(exc)) from exc
 
     def on_post_page(self, output, page, config):
-        """Instant navigation without a site_url: the page lists the site's pages for the theme.
-        The body text's font faces, preloaded. And the installable app: the manifest, theme
-        colours and the Apple icon."""
-        pages = self.page_urls
-        root = "../" * (page.url.count("/") if page.url else 0)
-        fonts = "".join(f'<link rel="preload" href="{root}{font}" as="font" type="font/woff2" crossorigin>'
-                        for font in PRELOADED_FONTS)
-        tag = (f'<script src="{root}{HEAD_SCRIPT}" data-pages="'
-               + _attribute_json(pages) + '"></script>' + fonts + self.engine.settings.app.head_tags(root))
-        return re.sub(r"(<head[^>]*>)", lambda m: m.group(1) + tag, output, count=1)
+        tags = self.engine.head_tags(page.url, self.page_urls)
+        return re.sub(r"(<head[^>]*>)", lambda match: match.group(1) + tags, output, count=1)
+
+    def on_serve(self, server, config, builder):
+        """The author's server isolates the page as a host that follows README's advice does, so
+        input() and a Stop that keeps variables work under `serve` too (it has no service worker)."""
+        app = server.get_app()
+
+        def isolated(environ, start_response):
+            def start(status, headers, exc_info=None):
+                return start_response(status, [*headers, *ISOLATION_HEADERS], exc_info)
+            return app(environ, start)
+
+        server.set_app(isolated)
+        return server
 
     def on_post_build(self, config):
         try:
@@ -158,10 +153,27 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             self.engine.close()
 
 
+def _value(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _keep_on_origin(config) -> None:
+    """``offline: true`` promises a site that requests nothing off its origin: what the theme would
+    fetch from elsewhere is turned off, and the build says so."""
+    theme = config.theme
+    if theme.name == "material" and theme.get("font") is not False:
+        theme["font"] = False
+        log.info("py_lessons: offline: the theme's Google Fonts are turned off (theme.font: false); pages use "
+                 "the system's fonts, and the plugin's Bangla font for Bangla text and code")
+    extra = config.extra or {}
+    if extra.get("analytics"):
+        extra.pop("analytics")
+        log.warning("py_lessons: offline: extra.analytics is removed (it would send every visit off the site)")
+    if config.repo_url and theme.name == "material":
+        log.warning("py_lessons: offline: the theme fetches the repository's facts (stars, forks) from %s on "
+                    "every first visit; remove repo_url to keep the site on its origin", config.repo_url)
+
+
 def _keep_options(language, inputs, options, attrs, md):
-    options.update(inputs)  # ``cell="N"``: which of the page's cells a pycell fence is
+    options.update(inputs)  # ``cell="N"`` / ``block="N"``: which cell or block of the page a fence is
     return True
-
-
-def _attribute_json(values) -> str:
-    return html.escape(json.dumps(values), quote=True)

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable
 
+from . import content
 from .catalogue import t
 from .figures import figure_to_svg
 from .numbers import format_number
-from .steppers import load_installed_content
 
 __all__ = ["Param", "ExplorableDef", "EXPLORABLES", "ExplorableError", "explorable", "describe", "describe_param",
            "validate", "render", "value_text", "places", "salt_of"]
@@ -59,7 +59,7 @@ class ExplorableDef:
     func: Callable = field(repr=False)
 
 
-EXPLORABLES: dict[str, ExplorableDef] = {}
+EXPLORABLES: dict[str, ExplorableDef] = content.registry({})
 
 
 class ExplorableError(ValueError):
@@ -85,10 +85,8 @@ def explorable(name: str, *, title: str, params: list[Param]):
 
 
 def _lookup(name: str) -> ExplorableDef:
-    if name not in EXPLORABLES:
-        load_installed_content()
     try:
-        return EXPLORABLES[name]
+        return content.lookup(EXPLORABLES, name)
     except KeyError:
         raise ExplorableError(t("explorable.unknown", name=name)) from None
 

@@ -14,11 +14,16 @@ import os
 import sys
 
 from . import checking, execute, figures
-from .steppers import CONTENT_PACKAGE
+from .content import CONTENT_PACKAGE
+from .fonts import BANGLA_FONT_FAMILY, FONT_DIR, install_font_cache
+
+# What the page's worker (assets/pathshala/python/worker.js) and the build's runner
+# (plugin/execute/node/run_cells.mjs) call; nothing else of the runtime is theirs to use.
+__all__ = ["FONT_DIR", "BANGLA_FONT_FAMILY", "configure", "install_font_cache", "set_line_reader",
+           "content_imports", "modules_imported_by", "content_modules_named", "preimport", "reset", "run",
+           "check", "call"]
 
 MPL_CONFIG_DIR = "/tmp/matplotlib"
-FONT_DIR = "/pathshala/fonts"
-BANGLA_FONT_FAMILY = "Noto Sans Bengali"
 
 # DejaVu Sans has no Bengali glyphs. matplotlib falls back glyph by glyph only across the named
 # families in font.family (not inside a generic family), so both are named: Bangla labels are
@@ -47,32 +52,6 @@ def configure() -> None:
     os.environ["MPLBACKEND"] = figures.BACKEND
     with open(os.path.join(MPL_CONFIG_DIR, "matplotlibrc"), "w", encoding="utf-8") as rc:
         rc.write(_MATPLOTLIBRC)
-
-
-def _font_cache_path() -> str:
-    # Pyodide's matplotlib keeps its font list beside font_manager.py (upstream: in MPLCONFIGDIR).
-    # find_spec locates the installed package without importing it.
-    spec = importlib.util.find_spec("matplotlib")
-    return os.path.join(os.path.dirname(spec.origin), "fontlist.json")
-
-
-def install_font_cache(text: str) -> None:
-    """Put a font list made by :func:`build_font_cache` in place; call after matplotlib is
-    installed and before it is imported, so matplotlib never rescans fonts (seconds, plus a notice
-    printed into the first plotting cell's output)."""
-    with open(_font_cache_path(), "w", encoding="utf-8") as cache:
-        cache.write(text)
-
-
-def build_font_cache() -> str:
-    """Make matplotlib's font list with the Bangla font added; return its JSON text."""
-    from matplotlib import font_manager
-
-    for name in sorted(os.listdir(FONT_DIR)) if os.path.isdir(FONT_DIR) else []:
-        font_manager.fontManager.addfont(os.path.join(FONT_DIR, name))
-    font_manager.json_dump(font_manager.fontManager, _font_cache_path())
-    with open(_font_cache_path(), encoding="utf-8") as cache:
-        return cache.read()
 
 
 def _absolute_imports(codes: list[str]):

@@ -2,7 +2,7 @@
 
 A stepper turns a few numeric inputs into rows of (title, calculation, result, note). The
 functions themselves are a lesson's content and live beside the lesson (``steppers.py`` in its
-folder, found by convention: see :func:`load_content`); this module registers them, validates
+folder, found by convention: see content.py); this module registers them, validates
 inputs and runs them. They run twice: at build time, where the rows are rendered into the page,
 and in the reader's Pyodide when the reader edits an input. Standard library only, so Pyodide
 imports it without fetching a package.
@@ -17,21 +17,18 @@ Conventions
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
-import sys
-import types
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
+from . import content
 from .catalogue import t
 from .numbers import BN_DIGITS, MINUS, bn_digits, format_number
 
 __all__ = [
     "Step", "InputSpec", "StepperDef", "STEPPERS", "InputError", "stepper", "run_stepper", "describe",
     "fmt", "fmt_vec", "fmt_int", "paren", "prose_number", "bn_digits", "MINUS",
-    "sigmoid", "softmax", "log_softmax", "milestones", "CONTENT_PACKAGE", "load_content",
+    "sigmoid", "softmax", "log_softmax", "milestones",
 ]
 
 # ---------------------------------------------------------------------------
@@ -66,7 +63,7 @@ class StepperDef:
     func: Callable[..., tuple[list[Step], dict]] = field(repr=False)
 
 
-STEPPERS: dict[str, StepperDef] = {}
+STEPPERS: dict[str, StepperDef] = content.registry({})
 
 
 class InputError(ValueError):
@@ -195,10 +192,8 @@ def describe(name: str) -> list[dict]:
 
 
 def _lookup(name: str) -> StepperDef:
-    if name not in STEPPERS:
-        load_installed_content()
     try:
-        return STEPPERS[name]
+        return content.lookup(STEPPERS, name)
     except KeyError:
         raise ValueError(t("stepper.input.unknown_stepper", name=name)) from None
 
@@ -259,55 +254,3 @@ def milestones(n: int) -> list[int]:
     marks = {1, 2, 3, 5, n}
     marks.update(range(10, n + 1, 10))
     return sorted(k for k in marks if k <= n)
-
-
-# ---------------------------------------------------------------------------
-# Lesson content, found by convention
-# ---------------------------------------------------------------------------
-
-# Every ``steppers.py`` and ``explorables.py`` of a course becomes a module of this package:
-# loaded from its file at build time (load_content), installed from the runtime wheel in the
-# reader's Pyodide.
-CONTENT_PACKAGE = "py_lessons_content"
-
-
-def _forget(module: str) -> None:
-    """Drop the steppers and explorables that ``module`` registered."""
-    from .explorables import EXPLORABLES  # here, not at the top: explorables imports this module
-
-    for registry in (STEPPERS, EXPLORABLES):
-        for key in [k for k, d in registry.items() if d.func.__module__ == module]:
-            del registry[key]
-
-
-def load_content(modules: dict[str, str]) -> None:
-    """Load a course's content modules (steppers, explorables), ``{module name: file path}``,
-    registering what they define. Loading a module again (a rebuild under ``mkdocs serve``) first
-    forgets what it registered."""
-    package = sys.modules.get(CONTENT_PACKAGE)
-    if package is None:
-        package = types.ModuleType(CONTENT_PACKAGE)
-        package.__path__ = []
-        sys.modules[CONTENT_PACKAGE] = package
-    for name, path in sorted(modules.items()):
-        full = f"{CONTENT_PACKAGE}.{name}"
-        _forget(full)
-        spec = importlib.util.spec_from_file_location(full, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[full] = module
-        with open(path, "rb") as file:
-            source = file.read()
-        # run the bytes read here and keep them: what the build keys its caches on (an explorable's
-        # figure) is then what it ran, even when the author saves the file during a build
-        exec(compile(source, path, "exec"), module.__dict__)
-        module.__source__ = source.decode("utf-8")
-        setattr(package, name, module)
-
-
-def load_installed_content() -> None:
-    """In the reader's Pyodide the content modules are installed with the runtime wheel."""
-    if CONTENT_PACKAGE not in sys.modules:
-        try:
-            importlib.import_module(CONTENT_PACKAGE)
-        except ImportError:
-            pass

@@ -12,8 +12,8 @@ import subprocess
 
 import pytest
 
-from py_lessons.plugin import dependencies
-from py_lessons.plugin.engine import MAKE_SERVICE_WORKER
+from py_lessons.plugin.base import dependencies
+from py_lessons.plugin.ship.writer import MAKE_SERVICE_WORKER
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
 from support.browser import cell, editor_text, replace_code, wait_enhanced
@@ -23,7 +23,7 @@ from support.site import ROOT
 pytestmark = pytest.mark.browser
 
 LESSON = "/lessons/optimization/"
-OFFLINE_MODULE = "document.querySelector('script[src$=\"assets/pathshala/offline.js\"]').src"
+OFFLINE_MODULE = "document.querySelector('script[src$=\"assets/pathshala/site/offline.js\"]').src"
 MARKER = "second-build-marker"
 
 

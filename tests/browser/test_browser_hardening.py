@@ -96,3 +96,25 @@ def test_messages_about_runs_not_in_flight_are_ignored(page, site_url):
     assert state == "done"
     assert not any("FORGED" in text for text in page.locator("[data-output]").all_inner_texts())
     assert page.locator("[data-input]").count() == 0
+
+
+def test_a_message_the_protocol_does_not_have_is_refused_by_the_worker(page, site_url):
+    """protocol.js lists every message: the worker answers any other with "refused" and runs nothing."""
+    open_demo(page, site_url)
+    answer = page.evaluate("""() => new Promise((resolve) => {
+        const worker = new Worker(new URL('../assets/pathshala/python/worker.js', location.href), { type: 'module' });
+        worker.onmessage = ({ data }) => { resolve(data); worker.terminate(); };
+        worker.postMessage({ type: 'exec', id: 9, code: 'print(1)' });
+    })""")
+    assert answer["type"] == "refused" and answer["id"] == 9 and '"exec"' in answer["reason"]
+
+
+def test_a_worker_that_speaks_outside_the_protocol_is_replaced(page, site_url):
+    """A message of no known type from the worker (Python can post one) ends the run as a broken
+    worker would, and the next run gets a fresh one."""
+    open_demo(page, site_url)
+    replace_code(page, "demo-numpy", "import js, time\njs.postMessage(js.JSON.parse('{\"type\": \"made-up\"}'))\n"
+                                      "time.sleep(5)\nprint('never')")
+    assert run_cell(page, "demo-numpy") == "error"
+    assert "never" not in cell(page, "demo-numpy").locator("[data-output]").inner_text()
+    assert run_cell(page, "demo-streams") == "done"

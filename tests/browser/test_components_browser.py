@@ -231,7 +231,7 @@ def test_glossary_tooltip_on_focus_and_page_list(page, site_url):
     assert not tip.is_visible()
     term.focus()
     assert tip.is_visible()
-    from py_lessons.plugin.components import glossary
+    from py_lessons.plugin.render import glossary
     terms = glossary.load(ROOT / "site" / "glossary.yml")
     listed = page.locator('[data-component="glossary-list"] dt').all_inner_texts()
     assert listed == [terms[k]["term"] for k in ("gradient", "learning-rate", "norm", "gradient-clipping")]

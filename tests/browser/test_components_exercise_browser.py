@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from support.browser import cell, component as comp, editor_text, replace_code, wait_enhanced
-from py_lessons.plugin.strings import t
+from py_lessons.plugin.base.strings import t
 
 pytestmark = pytest.mark.browser
 

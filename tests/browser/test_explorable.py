@@ -14,7 +14,7 @@ import pytest
 from support.explorable_site import explorable_site
 from support.local_server import serve
 from support.site import build_site
-from py_lessons.plugin.runner import PyodideRunner
+from py_lessons.plugin.execute.runner import PyodideRunner
 from py_lessons.runtime import explorables
 
 GUIDE = "/guide/"
@@ -60,7 +60,7 @@ def matches_in_page(page, root, svg: str) -> bool:
     """The page's figure equals ``svg`` once ``svg`` went through the page's own sanitizer
     (output.js) as the worker's figures do; the accessible name is the page's, not Python's."""
     return page.evaluate("""async ([el, markup]) => {
-        const { sanitizeSvg } = await import(new URL('../assets/pathshala/output.js', location.href).href);
+        const { sanitizeSvg } = await import(new URL('../assets/pathshala/cells/output.js', location.href).href);
         const shown = el.querySelector('[data-figure] svg').cloneNode(true);
         const expected = sanitizeSvg(markup);
         for (const svg of [shown, expected]) svg.removeAttribute('aria-label');

@@ -13,7 +13,7 @@ PHONE = {"width": 412, "height": 823}  # Lighthouse's mobile screen
 FILLED_BOXES = [
     ("/", "**/assets/pathshala/components/progress.js", '[data-component="progress"] ol.pz-lessons',
      '[data-component="progress"][data-enhanced]'),
-    ("/lessons/optimization/", "**/assets/pathshala/download.js", ".pz-download + p",
+    ("/lessons/optimization/", "**/assets/pathshala/cells/download.js", ".pz-download + p",
      "[data-download-choice]:not([hidden])"),
 ]
 

@@ -1,6 +1,8 @@
 """The plugin in someone else's site: a minimal mkdocs-material project, made in a temporary
 folder, lists only `theme: material` and `plugins: [search, py_lessons]` (no JS, no CSS, no copied
-folder, no npm step) and gets a runnable NumPy cell, a stepper from its own steppers.py and a quiz."""
+folder, no npm step) and gets a runnable NumPy cell, a stepper from its own steppers.py and a quiz;
+and, offline being the plugin's default, a site that requests nothing off its origin, although the
+theme's own default would load Google Fonts."""
 
 from __future__ import annotations
 
@@ -69,6 +71,7 @@ def other_site(tmp_path_factory):
         """), encoding="utf-8")
     done = build_site(root / "out", config)
     assert done.returncode == 0, done.stderr[-4000:]
+    assert "the theme's Google Fonts are turned off" in done.stderr  # the build says what it changed
     server, url = serve(root / "out")
     yield root / "out", url
     server.shutdown()
@@ -78,10 +81,12 @@ def other_site(tmp_path_factory):
 def test_another_sites_cell_runs_in_chromium_as_built(browser, other_site):
     site, url = other_site
     html = (site / "index.html").read_text(encoding="utf-8")
-    assert "assets/pathshala/cells.js" in html and "assets/pathshala/cells.css" in html  # added by the plugin
+    assert "assets/pathshala/cells/index.js" in html and "assets/pathshala/css/cells.css" in html  # added by the plugin
     assert not (site / "steppers.py").exists()  # a build input, not a page of the site
     assert (site / "runtime" / "python" / "pyodide.asm.wasm").is_file() and not (site / "pyodide").exists()
     context = browser.new_context(service_workers="block")
+    requested = []
+    context.on("request", lambda request: requested.append(request.url))
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -103,5 +108,8 @@ def test_another_sites_cell_runs_in_chromium_as_built(browser, other_site):
         expect(quiz).to_have_attribute("data-state", "correct")
         assert cell(page, "other-mean").get_attribute("data-state") == "done"
         assert errors == []
+        assert "fonts.googleapis.com" not in html
+        off_origin = [u for u in requested if not u.startswith((url + "/", "data:", "blob:"))]
+        assert requested and off_origin == []
     finally:
         context.close()

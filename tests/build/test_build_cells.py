@@ -7,9 +7,11 @@ import json
 
 import pytest
 
-from py_lessons.plugin import cells
-from py_lessons.plugin.cache import CellCache, cell_key
-from py_lessons.plugin.render import render_cell, render_items
+from py_lessons.plugin.page import cells
+from py_lessons.plugin.page.fences import read_fences
+from py_lessons.plugin.page.model import read_page
+from py_lessons.plugin.execute.cache import CellCache, cell_key
+from py_lessons.plugin.render.cell_html import render_cell, render_items
 from py_lessons.runtime.execute import merge_items
 
 PAGE = """# title
@@ -33,8 +35,17 @@ x = 1
 """
 
 
+def find_cells(markdown, slug, page_session=None):
+    return cells.cell_specs(read_fences(markdown), slug, page_session)
+
+
+def tagged_cells(markdown):
+    """The Markdown as the page model hands it to the renderer (only cells: no block kinds)."""
+    return read_page(markdown, "p.md", "p/", page_session=None, component_kinds=(), run_kinds=()).tagged_markdown(markdown)
+
+
 def test_find_cells_reads_code_options_and_lines():
-    found = cells.find_cells(PAGE, "lesson")
+    found = find_cells(PAGE, "lesson")
     assert [c.cell_id for c in found] == ["lesson-1", "tabbed", "lesson-3"]
     assert [c.line for c in found] == [3, 11, 16]
     assert found[0].code == "print(1)"
@@ -44,12 +55,12 @@ def test_find_cells_reads_code_options_and_lines():
 
 
 def test_page_session_applies_to_cells_without_their_own():
-    found = cells.find_cells(PAGE, "lesson", page_session="page")
+    found = find_cells(PAGE, "lesson", page_session="page")
     assert [c.session for c in found] == ["page", "s", "s"]
 
 
 def test_tag_cells_numbers_each_fence_in_order():
-    tagged = cells.tag_cells(PAGE, cells.find_cells(PAGE, "lesson"))
+    tagged = tagged_cells(PAGE)
     assert '```pycell cell="0"' in tagged
     assert 'timeout="3" cell="1"' in tagged
     assert '~~~~pycell session="s" cell="2"' in tagged
@@ -70,7 +81,7 @@ def test_tag_cells_numbers_each_fence_in_order():
 )
 def test_malformed_cells_are_reported_with_their_line(source, message):
     with pytest.raises(cells.CellSyntaxError, match=message) as caught:
-        cells.find_cells(source, "p")
+        find_cells(source, "p")
     assert "line " in str(caught.value)
 
 
@@ -89,15 +100,15 @@ print(2)
 
 
 def test_a_pycell_inside_a_longer_example_fence_is_neither_a_cell_nor_tagged():
-    found = cells.find_cells(EXAMPLE, "guide")
+    found = find_cells(EXAMPLE, "guide")
     assert [(c.cell_id, c.line) for c in found] == [("real", 9)]
-    tagged = cells.tag_cells(EXAMPLE, found)
+    tagged = tagged_cells(EXAMPLE)
     assert tagged.split("\n")[3] == '```pycell id="shown"'  # the example, as written
     assert tagged.split("\n")[8] == '```pycell id="real" cell="0"'
 
 
 def test_other_fences_are_not_cells():
-    assert cells.find_cells("```python\nprint(1)\n```\n```pycellar\nx\n```", "p") == []
+    assert find_cells("```python\nprint(1)\n```\n```pycellar\nx\n```", "p") == []
 
 
 def test_cell_key_depends_on_code_history_and_runtime():

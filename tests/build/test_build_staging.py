@@ -1,4 +1,5 @@
-"""Staging the Pyodide distribution: closure, lock trimming, hash checks, our runtime wheel."""
+"""Staging the Pyodide distribution: closure, lock trimming, hash checks, our runtime wheel, the
+two layers (the shared base, the course's own on top)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import zipfile
 import pytest
 from pyodide_lock import PyodideLockSpec
 
-from py_lessons.plugin import dependencies, staging
-from py_lessons.plugin.runtime_wheel import build_runtime_wheel, runtime_sources
+from py_lessons.plugin.base import dependencies
+from py_lessons.plugin.ship import staging
+from py_lessons.plugin.ship.runtime_wheel import build_runtime_wheel, runtime_sources
 from support.site import ROOT
 
 NODE_MODULES = dependencies.node_modules()   # the plugin's own npm packages (installed once)
@@ -55,13 +57,45 @@ def test_runtime_wheel_is_reproducible_and_holds_only_the_runtime(tmp_path):
     names = zipfile.ZipFile(first).namelist()
     assert all(n.startswith(("py_lessons/runtime/", "py_lessons/__init__.py", "py_lessons-")) for n in names)
     assert {name for name, _ in runtime_sources()} <= set(names)
-    assert not any("build/" in n for n in names)
+    assert not any("build/" in n or "__pycache__" in n for n in names)
 
 
 def _fonts():
-    from py_lessons.plugin.vendor import plot_fonts
+    from py_lessons.plugin.base.fonts import plot_fonts
 
     return plot_fonts(NODE_MODULES)
+
+
+@pytest.fixture(scope="module")
+def numpy_layers(tmp_path_factory):
+    """A base layer of NumPy alone, as the build stages it (bytecode and snapshot), made once here."""
+    return tmp_path_factory.mktemp("layers")
+
+
+def test_course_layers_share_one_base_and_a_course_edit_stages_in_no_pyodide(numpy_layers, tmp_path, monkeypatch):
+    """The base layer (Pyodide, wheels, bytecode, snapshot) is made once; a course layer on it holds
+    the course's modules as source in a wheel of their own, and making one runs nothing in Pyodide."""
+    source = staging.resolve_source(None, NPM_PYODIDE, lambda: CARRIER)
+    plain = staging.stage(source, ["numpy"], numpy_layers, _fonts())
+    module = tmp_path / "docs" / "lessons" / "a" / "steppers.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("RATE = 0.1\n", encoding="utf-8")
+    ran = []
+    monkeypatch.setattr(staging, "_node", lambda *args: ran.append(args))
+    course = staging.stage(source, ["numpy"], numpy_layers, _fonts(), {"lessons_a": module})
+    assert ran == []  # no wheel compiled, no snapshot: the base layer and the compiled runtime were kept
+    assert course.base == plain.base and course.path != plain.path and course.key != plain.key
+    assert course.cells_key == plain.cells_key  # a course module never re-runs every cell
+    lock = json.loads((course.path / "pyodide-lock.json").read_text())
+    numpy = lock["packages"]["numpy"]["file_name"]
+    assert (course.path / numpy).samefile(course.base / numpy)  # linked, not copied
+    content = lock["packages"]["py-lessons-content"]
+    assert content["file_name"].endswith("-py3-none-any.whl")
+    assert hashlib.sha256((course.path / content["file_name"]).read_bytes()).hexdigest() == content["sha256"]
+    assert "py_lessons_content/lessons_a.py" in zipfile.ZipFile(course.path / content["file_name"]).namelist()
+    manifest = json.loads((course.path / staging.MANIFEST_NAME).read_text())
+    assert manifest["runtime_packages"] == ["py-lessons", "py-lessons-content"]
+    assert json.loads((plain.path / staging.MANIFEST_NAME).read_text())["runtime_packages"] == ["py-lessons"]
 
 
 def test_stage_numpy_only_trims_lock_and_matches_hashes(tmp_path, official_lock):
@@ -79,6 +113,7 @@ def test_stage_numpy_only_trims_lock_and_matches_hashes(tmp_path, official_lock)
     assert json.loads((staged.path / staging.MANIFEST_NAME).read_text())["snapshot"] is None
     # staging again reuses the finished folder
     assert staging.stage(source, ["numpy"], tmp_path, _fonts(), compiled=False, snapshot=False).path == staged.path
+    assert staged.path.parent.parent == staged.base  # the course layer lives in its base layer
 
 
 # CPython 3.12's bytecode magic number (Lib/importlib/_bootstrap_external.py: 3531 for 3.12 final),
@@ -86,9 +121,25 @@ def test_stage_numpy_only_trims_lock_and_matches_hashes(tmp_path, official_lock)
 PYTHON_312_MAGIC = (3531).to_bytes(2, "little") + b"\r\n"
 
 
-def test_staged_wheels_are_pyodides_bytecode_and_a_snapshot_ships(tmp_path, official_lock):
+def test_the_builds_python_refuses_a_message_the_protocol_does_not_have(numpy_layers):
+    """protocol.js lists every message the build's runner takes: any other is refused, not run."""
+    from py_lessons.plugin.execute.runner import PyodideRunner, RunnerError
+
+    staged = staging.stage(staging.resolve_source(None, NPM_PYODIDE, lambda: CARRIER), ["numpy"], numpy_layers,
+                           _fonts())
+    runner = PyodideRunner(staged.path)
+    try:
+        with pytest.raises(RunnerError, match="refused.*unknown message type \"exec\""):
+            runner._request({"type": "exec", "code": "print(1)"}, 60)
+        answer = runner.run("print(6 * 7)", None, "after", 60)  # and it goes on serving the protocol
+        assert answer["items"] == [{"type": "stdout", "text": "42\n"}]
+    finally:
+        runner.close()
+
+
+def test_staged_wheels_are_pyodides_bytecode_and_a_snapshot_ships(numpy_layers, official_lock):
     source = staging.resolve_source(None, NPM_PYODIDE, lambda: CARRIER)
-    staged = staging.stage(source, ["numpy"], tmp_path, _fonts())
+    staged = staging.stage(source, ["numpy"], numpy_layers, _fonts())
     lock = json.loads((staged.path / "pyodide-lock.json").read_text())
     manifest = json.loads((staged.path / staging.MANIFEST_NAME).read_text())
     for name, entry in lock["packages"].items():  # the lock vouches for the files as shipped

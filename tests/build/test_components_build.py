@@ -9,10 +9,12 @@ import re
 import pytest
 
 from support.site import ROOT, build_site, lesson_site
-from py_lessons.plugin.components import glossary, quiz, reveal, stepper
-from py_lessons.plugin.components.common import ComponentError, stable_permutation
-from py_lessons.plugin.fences import of_kinds, read_fences
-from py_lessons.plugin.page import page_slug
+from py_lessons.plugin.render import glossary
+from py_lessons.plugin.render.components import quiz, reveal, stepper
+from py_lessons.plugin.base.errors import BlockError as ComponentError
+from py_lessons.plugin.render.components.base import stable_permutation
+from py_lessons.plugin.page.fences import of_kinds, read_fences
+from py_lessons.plugin.page.model import page_slug
 from py_lessons.runtime import steppers
 
 

@@ -8,8 +8,8 @@ from html import unescape
 import pytest
 
 from support.site import build_site, lesson_site
-from py_lessons.plugin.components import exercise, predict
-from py_lessons.plugin.components.common import ComponentError
+from py_lessons.plugin.render.components import exercise, predict
+from py_lessons.plugin.base.errors import BlockError as ComponentError
 
 EXERCISE = """\
 id: ex1

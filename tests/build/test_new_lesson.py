@@ -26,7 +26,7 @@ def test_new_lesson_needs_nothing_but_its_folder_and_the_nav(tmp_path):
     (course / ".cache" / "py_lessons").symlink_to(ROOT / ".cache" / "py_lessons")  # the course's cell cache
     before = _tree(course / "site")
 
-    done = subprocess.run([sys.executable, "-m", "py_lessons.plugin.scaffold",
+    done = subprocess.run([sys.executable, "-m", "py_lessons.plugin.cli.new_lesson",
                            "linear-regression", "রৈখিক রিগ্রেশন", "--config", str(course / "mkdocs.yml")],
                           cwd=course, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

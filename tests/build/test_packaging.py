@@ -52,5 +52,5 @@ def test_a_site_builds_from_the_wheel_alone(wheel, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "42" in page and 'data-cell-id="index-1"' in page
-    shipped = (target / "py_lessons" / "plugin" / "assets" / "cells.js").read_bytes()
-    assert (tmp_path / "out" / "assets" / "pathshala" / "cells.js").read_bytes() == shipped
+    shipped = (target / "py_lessons" / "plugin" / "assets" / "cells" / "cell.js").read_bytes()
+    assert (tmp_path / "out" / "assets" / "pathshala" / "cells" / "cell.js").read_bytes() == shipped

@@ -13,8 +13,13 @@ BANGLA_DIGITS = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 
 from gpu_runs import jsonio
 from gpu_runs.registry import EXPERIMENTS
-from py_lessons.plugin import runs
-from py_lessons.plugin.strings import t
+from py_lessons.plugin.render.runs.blocks import NAMES, RunBlocks
+from py_lessons.plugin.render.runs.chart import render_chart
+from py_lessons.plugin.render.runs.provenance import render_provenance, render_run_index
+from py_lessons.plugin.render.runs.results import RunError, load_run
+from py_lessons.plugin.render.runs.table import render_table
+from py_lessons.plugin.render.runs.values import check_claim, format_value
+from py_lessons.plugin.base.strings import t
 
 from support.gpu_runs import RESULTS, ROOT
 from support.run_labels import chart_labels
@@ -26,7 +31,7 @@ CHARTS = sorted((path.stem, key) for path in RESULTS.glob("*.json")
 
 
 def test_renderer_imports_neither_torch_nor_mkdocs():
-    code = ("import sys; from pathlib import Path; from py_lessons.plugin.runs import RunBlocks; "
+    code = ("import sys; from pathlib import Path; from py_lessons.plugin.render.runs.blocks import RunBlocks; "
             "RunBlocks(Path(sys.argv[1])).render('run-index', ''); "
             "print(sorted(m for m in ('torch', 'transformers', 'mkdocs', 'pymdownx') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code, str(RESULTS)], cwd=ROOT, capture_output=True, text=True)
@@ -36,7 +41,7 @@ def test_renderer_imports_neither_torch_nor_mkdocs():
 
 @pytest.mark.parametrize("name", sorted(EXPERIMENTS))
 def test_committed_full_runs_exist_and_came_from_the_cli(name):
-    run = runs.load_run(RESULTS, name)
+    run = load_run(RESULTS, name)
     prov = run["provenance"]
     assert run["quick"] is False
     assert prov["command"].startswith("python -m gpu_runs run")
@@ -47,21 +52,21 @@ def test_committed_full_runs_exist_and_came_from_the_cli(name):
 
 
 def test_load_run_names_missing_and_malformed_files(tmp_path):
-    with pytest.raises(runs.RunError, match="train_deep.*missing"):
-        runs.load_run(tmp_path, "train_deep")
+    with pytest.raises(RunError, match="train_deep.*missing"):
+        load_run(tmp_path, "train_deep")
     (tmp_path / "train_deep.json").write_text("{not json", encoding="utf-8")
-    with pytest.raises(runs.RunError, match="train_deep"):
-        runs.load_run(tmp_path, "train_deep")
+    with pytest.raises(RunError, match="train_deep"):
+        load_run(tmp_path, "train_deep")
     doc = json.loads((RESULTS / "train_deep.json").read_text(encoding="utf-8"))
     del doc["provenance"]["git_commit"]
     (tmp_path / "train_deep.json").write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(runs.RunError, match="git_commit"):
-        runs.load_run(tmp_path, "train_deep")
+    with pytest.raises(RunError, match="git_commit"):
+        load_run(tmp_path, "train_deep")
 
 
 def test_table_has_bangla_headings_and_digits():
-    run = runs.load_run(RESULTS, "train_deep")
-    html = runs.render_table(run, "final_table", bangla_digits=True)
+    run = load_run(RESULTS, "train_deep")
+    html = render_table(run, "final_table", bangla_digits=True)
     root = ET.fromstring(html)
     assert root.get("data-component") == "run-table" and root.get("data-run") == "train_deep"
     heads = [th.text for th in root.iter("th")]
@@ -74,60 +79,60 @@ def test_table_has_bangla_headings_and_digits():
 
 
 def test_table_caption_is_the_bangla_title_with_the_english_as_its_tooltip():
-    run = runs.load_run(RESULTS, "grad_norms")
-    root = ET.fromstring(runs.render_table(run, "per_layer"))
+    run = load_run(RESULTS, "grad_norms")
+    root = ET.fromstring(render_table(run, "per_layer"))
     caption = root.find("table/caption")
     assert caption.text == "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, default init, batch ২৫৬"
     assert caption.get("title") == "30 hidden layers, width 64, default init, batch 256"
     assert root.get("aria-label") == caption.text
     # a page's own caption has no English to show
-    own = ET.fromstring(runs.render_table(run, "per_layer", caption="নিজের শিরোনাম")).find("table/caption")
+    own = ET.fromstring(render_table(run, "per_layer", caption="নিজের শিরোনাম")).find("table/caption")
     assert own.text == "নিজের শিরোনাম" and own.get("title") is None
 
 
 def test_heading_digits_follow_bangla_digits_but_names_keep_theirs():
-    run = runs.load_run(RESULTS, "grad_norms")
-    heads = lambda **kw: [th.text for th in ET.fromstring(runs.render_table(run, "per_layer", **kw)).iter("th")]
+    run = load_run(RESULTS, "grad_norms")
+    heads = lambda **kw: [th.text for th in ET.fromstring(render_table(run, "per_layer", **kw)).iter("th")]
     assert heads(bangla_digits=True)[2:7] == ["স্তর ১", "স্তর ৫", "স্তর ১০", "স্তর ২০", "স্তর ৩০"]
     assert heads()[2:7] == ["স্তর 1", "স্তর 5", "স্তর 10", "স্তর 20", "স্তর 30"]
-    mixed = runs.load_run(RESULTS, "mixed_precision")
-    named = [th.text for th in ET.fromstring(runs.render_table(mixed, "precision_table", bangla_digits=True)).iter("th")]
+    mixed = load_run(RESULTS, "mixed_precision")
+    named = [th.text for th in ET.fromstring(render_table(mixed, "precision_table", bangla_digits=True)).iter("th")]
     assert "fp32-এর সঙ্গে loss-এর সর্বোচ্চ পার্থক্য" in named        # fp32 is a name, not a number
 
 
 def test_table_column_subset_and_unknown_column():
-    run = runs.load_run(RESULTS, "train_deep")
-    html = runs.render_table(run, "final_table", columns=["model", "val_acc_median"], caption="x")
+    run = load_run(RESULTS, "train_deep")
+    html = render_table(run, "final_table", columns=["model", "val_acc_median"], caption="x")
     assert html.count("</th>") == 2 and "<caption>x</caption>" in html
-    with pytest.raises(runs.RunError, match="train_deep.*nope"):
-        runs.render_table(run, "final_table", columns=["nope"])
-    with pytest.raises(runs.RunError, match="train_deep.*no table 'missing'"):
-        runs.render_table(run, "missing")
+    with pytest.raises(RunError, match="train_deep.*nope"):
+        render_table(run, "final_table", columns=["nope"])
+    with pytest.raises(RunError, match="train_deep.*no table 'missing'"):
+        render_table(run, "missing")
 
 
 def test_nan_and_inf_are_rendered_not_dropped():
-    run = runs.load_run(RESULTS, "explode")
+    run = load_run(RESULTS, "explode")
     table = run["tables"]["steps_table"]
     shown = [r[c["key"]] for r in table["rows"] for c in table["columns"] if c["key"] in r]  # what the page shows
     n_nan = sum(1 for v in shown if isinstance(v, float) and math.isnan(v))
     n_inf = sum(1 for v in shown if isinstance(v, float) and math.isinf(v))
     assert n_nan > 0
-    html = runs.render_table(run, "steps_table")
+    html = render_table(run, "steps_table")
     assert html.count(">NaN<") == n_nan
     assert html.count(">∞<") + html.count(">−∞<") == n_inf
     assert html.count('class="nonfinite"') == n_nan + n_inf
 
 
 def test_chart_is_inline_svg_with_text():
-    run = runs.load_run(RESULTS, "train_deep")
-    out = runs.render_chart(run, "loss_curves")
+    run = load_run(RESULTS, "train_deep")
+    out = render_chart(run, "loss_curves")
     assert out.startswith('<figure class="gpu-run-chart" data-component="run-chart" data-run="train_deep"')
     svg = out[out.index("<svg"):out.index("</svg>") + 6]
     root = ET.fromstring(svg)
     texts = "".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
     for line in run["series"]["loss_curves"]["lines"]:
         assert line["label"]["bn"] in texts    # svg.fonttype none keeps labels as text
-    assert runs.render_chart(run, "loss_curves") == out   # deterministic output
+    assert render_chart(run, "loss_curves") == out   # deterministic output
 
 
 def _svg(html_out: str) -> ET.Element:
@@ -137,7 +142,7 @@ def _svg(html_out: str) -> ET.Element:
 @pytest.mark.parametrize("name, key", CHARTS)
 def test_chart_draws_its_bangla_labels_with_the_english_as_tooltips(name, key):
     series = json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))["series"][key]
-    out = runs.render_chart(runs.load_run(RESULTS, name), key)
+    out = render_chart(load_run(RESULTS, name), key)
     root = _svg(out)
     drawn = [t.text for t in root.iter(f"{SVG}text")]
     tooltips = {}                          # the text each <title> (English) sits beside
@@ -159,13 +164,13 @@ def test_chart_measures_bangla_with_the_cells_bangla_font():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for name, key in CHARTS:
-            out = runs.render_chart(runs.load_run(RESULTS, name), key)
+            out = render_chart(load_run(RESULTS, name), key)
             assert "Noto Sans Bengali" in out
 
 
 def test_provenance_line():
-    run = runs.load_run(RESULTS, "int8_dynamic")
-    line = runs.render_provenance(run)
+    run = load_run(RESULTS, "int8_dynamic")
+    line = render_provenance(run)
     prov = run["provenance"]
     assert prov["packages"]["torch"] in line
     assert prov["finished_utc"][:10] in line
@@ -174,25 +179,25 @@ def test_provenance_line():
 
 
 def test_claims_that_hold_and_fail():
-    run = runs.load_run(RESULTS, "train_deep")
+    run = load_run(RESULTS, "train_deep")
     ln3 = math.log(3)
-    value = runs.check_claim(run, "values.plain_final_loss_median", approx=ln3, tol=0.01)
+    value = check_claim(run, "values.plain_final_loss_median", approx=ln3, tol=0.01)
     assert value == run["values"]["plain_final_loss_median"]
-    runs.check_claim(run, "tables.final_table.rows[model=plain].final_loss_median", approx=ln3, tol=0.01)
+    check_claim(run, "tables.final_table.rows[model=plain].final_loss_median", approx=ln3, tol=0.01)
     prenorm = run["values"]["prenorm_final_loss_median"]
-    with pytest.raises(runs.RunError) as err:
-        runs.check_claim(run, "values.prenorm_final_loss_median", approx=ln3, tol=0.01)
+    with pytest.raises(RunError) as err:
+        check_claim(run, "values.prenorm_final_loss_median", approx=ln3, tol=0.01)
     assert "values.prenorm_final_loss_median" in str(err.value) and repr(prenorm) in str(err.value)
-    with pytest.raises(runs.RunError, match="not found"):
-        runs.check_claim(run, "values.no_such_value", gt=0)
-    explode = runs.load_run(RESULTS, "explode")
-    runs.check_claim(explode, "values.none_final_loss_median", equals="NaN")
-    with pytest.raises(runs.RunError, match="NaN"):
-        runs.check_claim(explode, "values.none_final_loss_median", lt=10)
+    with pytest.raises(RunError, match="not found"):
+        check_claim(run, "values.no_such_value", gt=0)
+    explode = load_run(RESULTS, "explode")
+    check_claim(explode, "values.none_final_loss_median", equals="NaN")
+    with pytest.raises(RunError, match="NaN"):
+        check_claim(explode, "values.none_final_loss_median", lt=10)
 
 
 def test_run_index_lists_every_committed_run_and_links_its_lesson():
-    html = runs.render_run_index(RESULTS, "../")
+    html = render_run_index(RESULTS, lambda slug: f"../lessons/{slug}/")
     for path in RESULTS.glob("*.json"):
         assert f'data-run="{path.stem}"' in html
     assert "cuda" in html      # absent CUDA variants are stated
@@ -207,8 +212,8 @@ def test_run_index_lists_every_committed_run_and_links_its_lesson():
 
 
 def test_blocks(tmp_path):
-    blocks = runs.RunBlocks(RESULTS)
-    assert set(runs.NAMES) == {"run-table", "run-chart", "run-claim", "run-provenance", "run-index"}
+    blocks = RunBlocks(RESULTS)
+    assert set(NAMES) == {"run-table", "run-chart", "run-claim", "run-provenance", "run-index"}
     fmt = blocks.render
     assert 'data-run="train_deep"' in fmt("run-table", "run: train_deep\nkey: final_table\nbangla_digits: true\n")
     assert "<svg" in fmt("run-chart", "run: train_deep\nkey: loss_curves\n")
@@ -216,37 +221,40 @@ def test_blocks(tmp_path):
     hidden = fmt("run-claim", "run: train_deep\npath: values.plain_gap_to_ln3_max\nlt: 0.01\n")
     assert " hidden " in hidden and 'data-component="run-claim"' in hidden
     assert 'href="../../lessons/vanishing-gradients/"' in fmt("run-index", "", "../../")
-    with pytest.raises(runs.RunError, match="train_deep.*nope"):
+    with pytest.raises(RunError, match="train_deep.*nope"):
         fmt("run-table", "run: train_deep\nkey: nope\n")
-    with pytest.raises(runs.RunError, match="missing.*key"):
+    with pytest.raises(RunError, match="needs key"):
         fmt("run-chart", "run: train_deep\n")
-    with pytest.raises(runs.RunError, match="claim failed"):
+    with pytest.raises(RunError, match="claim failed"):
         fmt("run-claim", "run: train_deep\npath: values.plain_val_acc_median\ngt: 0.99\n")
-    with pytest.raises(runs.RunError, match="'nosuchrun'"):
+    with pytest.raises(RunError, match="'nosuchrun'"):
         fmt("run-provenance", "run: nosuchrun\n")
-    with pytest.raises(runs.RunError, match="unknown option"):
+    with pytest.raises(RunError, match="unknown keys colour"):
         fmt("run-provenance", "run: train_deep\ncolour: red\n")
-    with pytest.raises(runs.RunError, match="not valid YAML"):
+    with pytest.raises(RunError, match="not valid YAML"):
         fmt("run-table", "run: [\n")
-    with pytest.raises(runs.RunError, match="unknown run block"):
+    with pytest.raises(RunError, match="unknown run block"):
         fmt("run-tabel", "run: train_deep\n")
 
 
-def test_blocks_reuse_a_loaded_run_until_its_file_changes(tmp_path):
+def test_blocks_reuse_a_loaded_run_until_its_file_changes(tmp_path, monkeypatch):
     target = tmp_path / "train_deep.json"
     target.write_bytes((RESULTS / "train_deep.json").read_bytes())
-    blocks = runs.RunBlocks(tmp_path)
-    assert blocks.load("train_deep") is blocks.load("train_deep")
-    first = blocks.load("train_deep")
+    blocks = RunBlocks(tmp_path)
+    checked = []
+    real = jsonio.validate
+    monkeypatch.setattr(jsonio, "validate", lambda doc, where: (checked.append(where), real(doc, where=where)))
+    assert blocks.load("train_deep") == blocks.load("train_deep")
+    assert len(checked) == 1  # the file is read and checked once while it is unchanged
     doc = json.loads(target.read_text(encoding="utf-8"))
     doc["title"] = {"bn": "বদলানো শিরোনাম", "en": "changed title"}
     target.write_text(json.dumps(doc), encoding="utf-8")
-    assert blocks.load("train_deep") is not first
     assert blocks.load("train_deep")["title"]["en"] == "changed title"
+    assert len(checked) == 2
 
 
 def _tiny_run(rows, columns):
-    run = runs.load_run(RESULTS, "train_deep")
+    run = load_run(RESULTS, "train_deep")
     run["tables"]["tiny"] = {"title": {"bn": "", "en": ""}, "columns": columns, "rows": rows}
     return run
 
@@ -259,18 +267,18 @@ def test_table_numbers_go_through_the_one_formatter():
     rows = [{"x": -1.5, "n": 70003770, "flag": True, "gone": None},
             {"x": float("inf"), "n": -3, "flag": False, "gone": "text 12"}]
     run = _tiny_run(rows, columns)
-    root = ET.fromstring(runs.render_table(run, "tiny", bangla_digits=True))
+    root = ET.fromstring(render_table(run, "tiny", bangla_digits=True))
     cells = [[td.text for td in tr.iter("td")] for tr in root.iter("tr")][1:]
     assert cells[0] == ["−১.৫০", "৭,০০,০৩,৭৭০", t("runs.value.yes"), "—"]
     assert cells[1] == ["∞", "−৩", t("runs.value.no"), "text 12"]     # text is never rewritten
-    latin = ET.fromstring(runs.render_table(run, "tiny"))
+    latin = ET.fromstring(render_table(run, "tiny"))
     assert [td.text for td in latin.iter("td")][:2] == ["−1.50", "7,00,03,770"]
-    assert runs.format_value(0.1234, ".1%", bangla_digits=True) == "১২.৩%"
+    assert format_value(0.1234, ".1%", bangla_digits=True) == "১২.৩%"
 
 
 def test_claim_shown_uses_the_formatter():
-    blocks = runs.RunBlocks(RESULTS)
-    run = runs.load_run(RESULTS, "train_deep")
+    blocks = RunBlocks(RESULTS)
+    run = load_run(RESULTS, "train_deep")
     value = run["values"]["plain_final_loss_median"]
     out = blocks.render("run-claim", "run: train_deep\npath: values.plain_final_loss_median\ngt: 0\nshow: true\n"
                                      "format: .3f\nbangla_digits: true\n")
@@ -301,8 +309,8 @@ def test_every_registry_lesson_has_a_page():
 def test_chart_lines_use_a_colour_blind_safe_palette_in_the_lessons_order():
     """fp32, bf16, fp16 lines in the mixed-precision chart get the colours the numerical-stability
     lesson uses for those formats (Okabe-Ito blue, orange, green), not matplotlib's defaults."""
-    run = runs.load_run(RESULTS, "mixed_precision")
-    svg = runs.render_chart(run, "loss_curves")
+    run = load_run(RESULTS, "mixed_precision")
+    svg = render_chart(run, "loss_curves")
     lesson = (ROOT / "site" / "lessons" / "numerical-stability" / "index.md").read_text(encoding="utf-8")
     colours = dict(re.findall(r'"(float32|fp16|bf16)": "(#[0-9A-Fa-f]{6})"', lesson))
     strokes = [c.lower() for c in re.findall(r"stroke: (#[0-9a-fA-F]{6})", svg)]

@@ -5,8 +5,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from gpu_runs import jsonio
-from py_lessons.plugin import runs
-from py_lessons.plugin.values import expand
+from py_lessons.plugin.render.runs.blocks import RunBlocks
+from py_lessons.plugin.render.runs.provenance import render_provenance, render_run_index
+from py_lessons.plugin.render.runs.results import RunError, list_runs, list_variants, load_run
+from py_lessons.plugin.render.runs.table import render_table
+from py_lessons.plugin.page.macros import expand
 
 from support.gpu_runs import RESULTS
 
@@ -37,60 +40,60 @@ def _captions(out: str) -> list[str]:
 
 
 def test_load_run_reads_each_variant_and_checks_its_device(both):
-    assert runs.load_run(both, "lowbit_llm")["provenance"]["device"]["used"] == "cpu"
-    assert runs.load_run(both, "lowbit_llm", "cuda")["provenance"]["device"]["name"] == GPU
-    with pytest.raises(runs.RunError, match=r"train_deep@cuda.*missing.*--device cuda"):
-        runs.load_run(both, "train_deep", "cuda")
-    with pytest.raises(runs.RunError, match="unknown device 'tpu'"):
-        runs.load_run(both, "train_deep", "tpu")
+    assert load_run(both, "lowbit_llm")["provenance"]["device"]["used"] == "cpu"
+    assert load_run(both, "lowbit_llm", "cuda")["provenance"]["device"]["name"] == GPU
+    with pytest.raises(RunError, match=r"train_deep@cuda.*missing.*--device cuda"):
+        load_run(both, "train_deep", "cuda")
+    with pytest.raises(RunError, match="unknown device 'tpu'"):
+        load_run(both, "train_deep", "tpu")
     (both / "train_deep.cuda.json").write_bytes((RESULTS / "train_deep.json").read_bytes())
-    with pytest.raises(runs.RunError, match="holds a run on 'cpu', not 'cuda'"):
-        runs.load_run(both, "train_deep", "cuda")
-    assert runs.list_variants(both) == [("lowbit_llm", "cpu"), ("lowbit_llm", "cuda"), ("train_deep", "cpu"),
+    with pytest.raises(RunError, match="holds a run on 'cpu', not 'cuda'"):
+        load_run(both, "train_deep", "cuda")
+    assert list_variants(both) == [("lowbit_llm", "cpu"), ("lowbit_llm", "cuda"), ("train_deep", "cpu"),
                                         ("train_deep", "cuda")]
-    assert runs.list_runs(both) == ["lowbit_llm", "train_deep"]
+    assert list_runs(both) == ["lowbit_llm", "train_deep"]
 
 
 def test_table_without_device_shows_both_variants_captioned_by_device(both):
-    blocks = runs.RunBlocks(both)
+    blocks = RunBlocks(both)
     out = blocks.render("run-table", "run: lowbit_llm\nkey: lowbit_table\n")
     assert out.count('data-component="run-table"') == 2 and out.count('data-device="cuda"') == 1
     cpu_cap, gpu_cap = _captions(out)
-    title = runs.load_run(both, "lowbit_llm")["tables"]["lowbit_table"]["title"]["bn"]
+    title = load_run(both, "lowbit_llm")["tables"]["lowbit_table"]["title"]["bn"]
     assert cpu_cap.startswith(title) and "CPU" in cpu_cap and GPU not in cpu_cap
     assert gpu_cap == f"{title} · {GPU}"
     assert out.index(cpu_cap) < out.index(gpu_cap)         # the CPU variant first
 
 
 def test_device_option_selects_one_variant(both):
-    blocks = runs.RunBlocks(both)
+    blocks = RunBlocks(both)
     cuda = blocks.render("run-table", "run: lowbit_llm\nkey: lowbit_table\ndevice: cuda\n")
     assert cuda.count("<table") == 1 and _captions(cuda)[0].endswith(GPU)
     cpu = blocks.render("run-table", "run: lowbit_llm\nkey: lowbit_table\ndevice: cpu\n")
-    assert cpu == runs.render_table(runs.load_run(both, "lowbit_llm"), "lowbit_table")   # as before
-    with pytest.raises(runs.RunError, match="unknown device"):
+    assert cpu == render_table(load_run(both, "lowbit_llm"), "lowbit_table")   # as before
+    with pytest.raises(RunError, match="unknown device"):
         blocks.render("run-table", "run: lowbit_llm\nkey: lowbit_table\ndevice: gpu\n")
-    with pytest.raises(runs.RunError, match="missing"):
+    with pytest.raises(RunError, match="missing"):
         blocks.render("run-table", "run: train_deep\nkey: final_table\ndevice: cuda\n")
     claim = blocks.render("run-claim", "run: lowbit_llm\npath: values.prompt\nequals: from the GPU\n"
                                        "device: cuda\nshow: true\n")
     assert "from the GPU" in claim and 'data-run="lowbit_llm"' in claim
-    with pytest.raises(runs.RunError, match="claim failed"):
+    with pytest.raises(RunError, match="claim failed"):
         blocks.render("run-claim", "run: lowbit_llm\npath: values.prompt\nequals: from the GPU\n")
     assert "<svg" in blocks.render("run-chart", "run: train_deep\nkey: loss_curves\ndevice: cpu\n")
 
 
 def test_a_run_with_only_a_cpu_file_renders_as_before(both):
-    blocks = runs.RunBlocks(both)
+    blocks = RunBlocks(both)
     out = blocks.render("run-table", "run: train_deep\nkey: final_table\n")
-    assert out == runs.render_table(runs.load_run(both, "train_deep"), "final_table")
+    assert out == render_table(load_run(both, "train_deep"), "final_table")
     assert "data-device" not in out
     line = blocks.render("run-provenance", "run: train_deep\n")
-    assert line == runs.render_provenance(runs.load_run(both, "train_deep"))
+    assert line == render_provenance(load_run(both, "train_deep"))
 
 
 def test_provenance_without_device_gives_a_line_per_variant(both):
-    out = runs.RunBlocks(both).render("run-provenance", "run: lowbit_llm\n")
+    out = RunBlocks(both).render("run-provenance", "run: lowbit_llm\n")
     lines = out.split("\n")
     assert len(lines) == 2
     assert GPU not in lines[0] and "CPU" in lines[0]
@@ -98,33 +101,34 @@ def test_provenance_without_device_gives_a_line_per_variant(both):
 
 
 def test_run_index_lists_every_variant(both):
-    html = runs.render_run_index(both, "../")
+    html = render_run_index(both, lambda slug: f"../lessons/{slug}/")
     rows = [r for r in ET.fromstring(html).iter("tr") if r.get("data-run")]
     assert [(r.get("data-run"), r.get("data-device")) for r in rows] == [
         ("lowbit_llm", None), ("lowbit_llm", "cuda"), ("train_deep", None)]
     assert GPU in html
-    assert runs.RunBlocks(both).render("run-index", "", "../") == html
+    assert RunBlocks(both).render("run-index", "", "../") == html
 
 
 def test_value_macro_reads_the_cuda_variant(both):
-    assert expand("{{ run:lowbit_llm@cuda:values.prompt }}", both) == "from the GPU"
-    cpu_prompt = runs.load_run(both, "lowbit_llm")["values"]["prompt"]
-    assert expand("{{ run:lowbit_llm:values.prompt }}", both) == cpu_prompt
+    value = RunBlocks(both).value
+    assert expand("{{ run:lowbit_llm@cuda:values.prompt }}", value) == "from the GPU"
+    cpu_prompt = load_run(both, "lowbit_llm")["values"]["prompt"]
+    assert expand("{{ run:lowbit_llm:values.prompt }}", value) == cpu_prompt
     with pytest.raises(ValueError, match="train_deep@cuda"):
-        expand("{{ run:train_deep@cuda:values.plain_final_loss }}", both)
+        expand("{{ run:train_deep@cuda:values.plain_final_loss }}", value)
 
 
 def test_a_result_file_is_validated_once_until_it_changes(both, monkeypatch):
     checked = []
     real = jsonio.validate
     monkeypatch.setattr(jsonio, "validate", lambda doc, where: (checked.append(where), real(doc, where=where)))
-    first = runs.load_run(both, "train_deep")
+    first = load_run(both, "train_deep")
     first["values"]["mutated by a caller"] = True
-    again = runs.load_run(both, "train_deep")
+    again = load_run(both, "train_deep")
     assert len(checked) == 1 and "mutated by a caller" not in again["values"]  # callers get their own copy
     doc = json.loads((both / "train_deep.json").read_text(encoding="utf-8"))
     doc["provenance"]["device"] = "not a device record"  # the file changes: read and checked again
     (both / "train_deep.json").write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(runs.RunError):
-        runs.load_run(both, "train_deep")
+    with pytest.raises(RunError):
+        load_run(both, "train_deep")
     assert len(checked) == 2

@@ -94,13 +94,13 @@ def test_quick_runs_record_controls_spreads_and_bands(quick_runs):
 
 
 def test_chart_draws_a_band_when_present():
-    from py_lessons.plugin import runs
+    from py_lessons.plugin.render.runs.chart import render_chart
 
     line = {"label": {"bn": "ক", "en": "a"}, "values": [1.0, 2.0, 3.0]}
     run = {"experiment": "x", "series": {"s": {"title": {"bn": "শিরোনাম", "en": "t"}, "x_label": {"bn": "ধাপ", "en": "x"},
                                                "y_label": {"bn": "মান", "en": "y"}, "log_y": False,
                                                "y_clip": None, "x": [1, 2, 3], "lines": [line]}}}
-    plain = runs.render_chart(run, "s")
+    plain = render_chart(run, "s")
     line["band"] = {"low": [0.5, 1.5, float("nan")], "high": [1.5, 2.5, float("nan")]}
-    banded = runs.render_chart(run, "s")
+    banded = render_chart(run, "s")
     assert "fill-opacity: 0.2" in banded and "fill-opacity: 0.2" not in plain

@@ -198,8 +198,8 @@ def _warm_rerun(page, cell_id):
 
 def _cpython_seconds(site_md: Path, cell_id: str):
     """The same cell's code timed in this machine's CPython (None when numpy is not installed)."""
-    from py_lessons.plugin.cells import cell_specs
-    from py_lessons.plugin.fences import read_fences
+    from py_lessons.plugin.page.cells import cell_specs
+    from py_lessons.plugin.page.fences import read_fences
 
     cells = cell_specs(read_fences(site_md.read_text(encoding="utf-8")), "demo")
     code = next(c.code for c in cells if c.cell_id == cell_id)

@@ -15,8 +15,8 @@ import shutil
 import time
 from pathlib import Path
 
-from py_lessons.plugin import dependencies
-from py_lessons.plugin.staging import CORE_FILES, dependency_closure, resolve_source, sha256_of
+from py_lessons.plugin.base import dependencies
+from py_lessons.plugin.ship.staging import CORE_FILES, dependency_closure, resolve_source, sha256_of
 from pyodide_lock import PyodideLockSpec
 
 FLOOR_DIR = "_floor"

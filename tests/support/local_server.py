@@ -19,7 +19,7 @@ CHROMIUM_ARGS = [
 
 class StaticHandler(http.server.SimpleHTTPRequestHandler):
     """A static host as the course expects one: the types ES modules, WebAssembly and fonts need,
-    and the build's gzip siblings (NAME.gz, py_lessons/plugin/precompress.py) sent to browsers that
+    and the build's gzip siblings (NAME.gz, py_lessons/plugin/ship/precompress.py) sent to browsers that
     accept gzip, like nginx's gzip_static. No access log."""
 
     extensions_map = {

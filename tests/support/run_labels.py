@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from py_lessons.plugin.terms import avoid_rules
+from py_lessons.plugin.page.prose_checks import avoid_rules
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "site" / "glossary.yml"
 

@@ -1,9 +1,9 @@
-"""What the tests and the benchmark read from a page's Python worker (site/assets/pathshala/worker.js):
+"""What the tests and the benchmark read from a page's Python worker (site/assets/pathshala/python/worker.js):
 the workers as the page starts them, and the performance marks they set (pathshala:start, ...)."""
 
 from __future__ import annotations
 
-WORKER_SCRIPT = "/pathshala/worker.js"
+WORKER_SCRIPT = "/pathshala/python/worker.js"
 
 
 def python_workers(page) -> list:

@@ -9,10 +9,10 @@ import math
 import pytest
 from PIL import Image
 
-from py_lessons.plugin import dependencies
-from py_lessons.plugin.app_manifest import AppManifest, first_letter, write_app
-from py_lessons.plugin.staging import convert_font
-from py_lessons.plugin.vendor import PLOT_FONT, plot_fonts
+from py_lessons.plugin.base import dependencies
+from py_lessons.plugin.ship.app_manifest import AppManifest, first_letter, write_app
+from py_lessons.plugin.base.fonts import convert_font
+from py_lessons.plugin.base.fonts import PLOT_FONT, plot_fonts
 
 THEME = "#2e7d32"
 # drawn on the test icons: "ম"'s headline spans its whole box, so the box's top corners carry ink

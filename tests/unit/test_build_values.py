@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from py_lessons.plugin.values import ValueMacroError, expand
+from py_lessons.plugin.page.macros import ValueMacroError, expand
+from py_lessons.plugin.render.runs.blocks import RunBlocks
 from py_lessons.runtime.numbers import format_number
 from py_lessons.runtime.steppers import run_stepper
 
-NO_RUNS = Path("/nonexistent")
+NO_RUNS = RunBlocks(Path("/nonexistent")).value
 
 
 def test_stepper_value_with_default_and_custom_inputs():

@@ -1,4 +1,4 @@
-"""Wheels rewritten to bytecode (py_lessons/plugin/bytecode.py). At build this runs inside Pyodide
+"""Wheels rewritten to bytecode (py_lessons/plugin/ship/bytecode.py). At build this runs inside Pyodide
 (CPython 3.12); here it runs in the host's CPython, whose bytecode this very process can import."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from py_lessons.plugin import bytecode
+from py_lessons.plugin.ship import bytecode
 
 TAG = f"cp{sys.version_info[0]}{sys.version_info[1]}"
 
@@ -28,7 +28,6 @@ SOURCE = {
     "pkg/maths.py": "def answer():\n    return 41 + 1\n\ndef broken():\n    return 1 / 0\n",
     "pkg/maths.cpython-39.pyc": "stale bytecode of another Python",
     "pkg/data.json": '{"kept": true}',
-    "py_lessons_content/course.py": "RATE = 0.1\n",
     "pkg-1.0.dist-info/RECORD": "pkg/__init__.py,,\n",
 }
 
@@ -36,10 +35,8 @@ SOURCE = {
 def test_every_module_becomes_bytecode_and_everything_else_is_kept():
     compiled = zipfile.ZipFile(io.BytesIO(bytecode.compile_wheel(_wheel(SOURCE))))
     names = set(compiled.namelist())
-    assert names == {"pkg/__init__.pyc", "pkg/maths.pyc", "pkg/data.json", "py_lessons_content/course.py",
-                     "pkg-1.0.dist-info/RECORD"}
+    assert names == {"pkg/__init__.pyc", "pkg/maths.pyc", "pkg/data.json", "pkg-1.0.dist-info/RECORD"}
     assert compiled.read("pkg/data.json") == b'{"kept": true}'
-    assert compiled.read("py_lessons_content/course.py") == b"RATE = 0.1\n"  # the course's own, as source
     import importlib.util
     assert compiled.read("pkg/maths.pyc")[:4] == importlib.util.MAGIC_NUMBER  # this interpreter's bytecode
 

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from py_lessons.plugin import cell_claims
-from py_lessons.plugin.cell_output import (SelectorError, parse_selector, printed_numbers, read_value, select,
+from py_lessons.plugin.page import claims as cell_claims
+from py_lessons.plugin.page.selectors import (SelectorError, parse_selector, printed_numbers, read_value, select,
                                            value_code)
-from py_lessons.plugin.fences import read_fences
-from py_lessons.plugin.values import ValueMacroError, cell_requests, expand_cells
+from py_lessons.plugin.page.fences import read_fences
+from py_lessons.plugin.page.macros import ValueMacroError, cell_requests, expand_cells
 from py_lessons.runtime.execute import new_namespace, run_cell
 
 COMPONENTS = {"mcq", "reveal"}

@@ -1,15 +1,20 @@
 """Which pages are the course's lessons and what the home page's cards say about each, worked out
-from the Markdown at build (py_lessons/plugin/components/course.py)."""
+from the Markdown at build (py_lessons/plugin/page/lessons.py, render/components/progress.py)."""
 
 from __future__ import annotations
 
 import re
 from html import unescape
 
-from py_lessons.plugin.components.course import lessons_of, render_progress
+from py_lessons.plugin.page import lessons
+from py_lessons.plugin.render.components.progress import render_progress
 from py_lessons.runtime.catalogue import t
 
 STAMP = "```complete\n```\n"
+
+
+def lessons_of(pages):
+    return lessons.lessons_of(pages, lessons_folder="lessons/", question_kinds=("mcq", "ordering"))
 
 
 def lesson_page(title="পাঠ", cells=(), quizzes="", front="", prose="") -> str:

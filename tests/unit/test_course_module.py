@@ -9,7 +9,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from py_lessons.plugin import content
+from py_lessons.plugin.execute import course_modules as content
 from support.site import ROOT
 
 

@@ -13,10 +13,11 @@ import matplotlib
 import pytest
 
 from support.site import ROOT
-from py_lessons.plugin import content, runtime_wheel
-from py_lessons.plugin.cache import call_key
-from py_lessons.plugin.components import explorable as block
-from py_lessons.plugin.components.common import ComponentError
+from py_lessons.plugin.execute import course_modules as content
+from py_lessons.plugin.ship import runtime_wheel
+from py_lessons.plugin.execute.cache import call_key
+from py_lessons.plugin.render.components import explorable as block
+from py_lessons.plugin.base.errors import BlockError as ComponentError
 from py_lessons.runtime import explorables, session
 from py_lessons.runtime.explorables import EXPLORABLES, ExplorableError, Param, describe, render, validate
 
@@ -285,12 +286,12 @@ def test_packages_imported_inside_functions_are_fine(tmp_path):
     content.check_imports(path)
 
 
-def test_the_runtime_wheel_ships_explorables_modules(tmp_path):
+def test_the_wheels_ship_explorables_modules(tmp_path):
     (tmp_path / "figs").mkdir()
     (tmp_path / "figs" / "explorables.py").write_text(FIGURES_PY, encoding="utf-8")
-    names = [name for name, _ in runtime_wheel.runtime_sources(content.find_modules(tmp_path))]
+    names = [name for name, _ in runtime_wheel.content_sources(content.find_modules(tmp_path))]
     assert "py_lessons_content/figs__explorables.py" in names
-    assert "py_lessons/runtime/explorables.py" in names
+    assert "py_lessons/runtime/explorables.py" in [name for name, _ in runtime_wheel.runtime_sources()]
 
 
 def test_a_figures_cache_key_changes_with_its_call_its_module_and_the_runtime():

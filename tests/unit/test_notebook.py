@@ -9,10 +9,8 @@ import re
 import nbformat
 import pytest
 
-from py_lessons.plugin.components import Components
-from py_lessons.plugin.notebook import download_control, lesson_files, with_download_control
-from py_lessons.plugin.page import read_page
-from py_lessons.plugin.runs import NAMES as RUN_KINDS
+from py_lessons.plugin.render.notebook import download_control, lesson_files, with_download_control
+from support import pages
 from py_lessons.runtime.catalogue import t
 
 PAGE = '''# ঢালের পাঠ
@@ -103,17 +101,21 @@ TERMS = {"gradient": {"term": "Gradient"}, "norm": {"term": "Norm (দৈর্�
 
 
 @pytest.fixture()
-def components(tmp_path):
-    return Components(tmp_path, "t", "", tmp_path)
+def components():
+    return pages.components()
 
 
 def read(components, markdown=PAGE, src="lessons/slope/index.md", url="lessons/slope/"):
-    return read_page(markdown, src, url, page_session=None, parsers=components.parsers, run_kinds=RUN_KINDS)
+    return pages.read(markdown, src, url, kinds=components)
+
+
+def files_of(components, page, markdown):
+    return lesson_files(page, markdown, TERMS, components.notebook)
 
 
 @pytest.fixture()
 def files(components):
-    return lesson_files(read(components), PAGE, TERMS)
+    return files_of(components, read(components), PAGE)
 
 
 def markdown_text(notebook) -> str:
@@ -188,7 +190,7 @@ def test_the_python_file_is_the_notebook_in_percent_format(files):
 
 
 def test_a_page_without_code_has_no_notebook(components):
-    assert lesson_files(read(components, "# শুধু লেখা\n\nকোনো কোড নেই।\n"), "# শুধু লেখা\n", TERMS) is None
+    assert files_of(components, read(components, "# শুধু লেখা\n\nকোনো কোড নেই।\n"), "# শুধু লেখা\n") is None
 
 
 @pytest.mark.parametrize(("src", "url", "folder", "name"), [
@@ -198,7 +200,7 @@ def test_a_page_without_code_has_no_notebook(components):
     ("lessons/slope/index.md", "lessons/slope/index.html", "lessons/slope/", "slope"),
 ])
 def test_files_are_written_beside_the_page(components, src, url, folder, name):
-    files = lesson_files(read(components, src=src, url=url), PAGE, TERMS)
+    files = files_of(components, read(components, src=src, url=url), PAGE)
     assert (files.folder, files.name) == (folder, name)
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from py_lessons.plugin.components import Components
-from py_lessons.plugin.page import LessonError, read_page
+from py_lessons.plugin.base.errors import LessonError
+from py_lessons.plugin.page.model import read_page
 from py_lessons.runtime import steppers
+from support import pages
 
 PAGE = """# p
 
@@ -34,13 +35,13 @@ path: y
 
 
 @pytest.fixture()
-def components(tmp_path):
-    return Components(tmp_path, "t", "", tmp_path)
+def components():
+    return pages.components()
 
 
 def test_a_page_is_read_into_cells_blocks_and_runs_with_lines(components):
     page = read_page(PAGE, "lessons/p/index.md", "lessons/p/", page_session=None,
-                     parsers=components.parsers, run_kinds=("run-claim",))
+                     component_kinds=components.kinds, run_kinds=("run-claim",))
     assert page.slug == "lessons-p" and page.root_url == "../../"
     assert [(c.cell_id, c.line) for c in page.cells] == [("a", 3)]
     assert [(b.kind, b.line) for b in page.components] == [("stepper", 14)]  # the example is not a block
@@ -51,13 +52,13 @@ def test_each_stepper_is_computed_once(components, monkeypatch):
     calls = []
     real = steppers.run_stepper
     monkeypatch.setattr(steppers, "run_stepper", lambda *a, **k: calls.append(a) or real(*a, **k))
-    page = read_page(PAGE, "p.md", "p/", page_session=None, parsers=components.parsers, run_kinds=())
-    html = components.render(page.components[0], page)
-    assert 'data-component="stepper"' in html
+    page = pages.read(PAGE, kinds=components, run_kinds=())
+    components.render(page)
+    assert 'data-component="stepper"' in page.components[0].html
     assert calls == [("norm_clip",)]
 
 
 def test_an_authoring_error_names_page_and_line(components):
     bad = "# p\n\n```stepper\nid: s\nfunction: nope\n```\n"
     with pytest.raises(LessonError, match=r"^p\.md:3: .*unknown function"):
-        read_page(bad, "p.md", "p/", page_session=None, parsers=components.parsers, run_kinds=())
+        pages.read(bad, kinds=components, run_kinds=())

@@ -6,9 +6,10 @@ import textwrap
 
 import pytest
 
-from py_lessons.plugin.components import glossary
-from py_lessons.plugin.components.common import ComponentError
-from py_lessons.plugin.terms import ProseChecker, main
+from py_lessons.plugin.render import glossary
+from py_lessons.plugin.base.errors import BlockError as ComponentError
+from py_lessons.plugin.cli.check_prose import main
+from py_lessons.plugin.page.prose_checks import ProseChecker
 
 TERMS = {
     "weight": {"term": "weight", "definition": "d", "avoid": ["ওজন"], "note": "সব পাঠে weight"},

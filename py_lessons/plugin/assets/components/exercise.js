@@ -1,11 +1,13 @@
-// Code exercises: the editor is an ordinary runnable cell (cells.js); "check" asks that cell, through
+// Code exercises: the editor is an ordinary runnable cell (cells/cell.js); "check" asks that cell, through
 // its API (cellAt), to run the reader's code and then the hidden checks in one fresh namespace
 // (py_lessons.runtime.checking, the same code the build verifies each exercise with), and reports
 // the assertion's message (never the checks' source). Hints open one after another; the solution
 // opens on request or by itself after data-max-attempts failures. Attempts, hints opened and the
 // passed state persist in localStorage (the editor's code persists through the cell itself).
-import { cellAt } from "../cells.js";
-import { bnDigits, enhanceAll, format, pageKey, store, strings } from "./common.js";
+import { cellAt } from "../cells/cell.js";
+import { enhanceAll } from "../lib/dom.js";
+import { pageKey, store } from "../lib/store.js";
+import { bnDigits, format, strings } from "../lib/text.js";
 
 class Exercise {
   constructor(root) {
@@ -115,4 +117,4 @@ class Exercise {
   }
 }
 
-export function enhanceExercises() { enhanceAll('[data-component="exercise"]', Exercise); }
+export function enhance() { enhanceAll('[data-component="exercise"]', Exercise); }

@@ -3,10 +3,11 @@
 // shared Pyodide worker (the same call the build made, so the same values give the same SVG).
 // Debounced, and never a queue: at most one drawing in flight, plus the newest values waiting;
 // values in between are skipped.
-import { sharedPythonWorker } from "../python-worker.js";
-import { TO_PYTHON } from "../protocol.js";
-import { sanitizeSvg } from "../output.js";
-import { bnDigits, enhanceAll, format, strings } from "./common.js";
+import { sharedPythonWorker } from "../python/python-worker.js";
+import { TO_PYTHON } from "../python/protocol.js";
+import { sanitizeSvg } from "../cells/output.js";
+import { enhanceAll } from "../lib/dom.js";
+import { bnDigits, format, strings } from "../lib/text.js";
 import { progressToJob } from "./stepper.js";
 
 const MODULE = "py_lessons.runtime.explorables";
@@ -129,4 +130,4 @@ class Explorable {
   }
 }
 
-export function enhanceExplorables() { enhanceAll('[data-component="explorable"]', Explorable); }
+export function enhance() { enhanceAll('[data-component="explorable"]', Explorable); }

@@ -1,26 +1,16 @@
-// "My work": the reader's stored work in this course (common.js store: finished stamps, quiz
+// "My work": the reader's stored work in this course (lib/store.js: finished stamps, quiz
 // answers, exercise states, edited cells, run and visit records) as one file to take to another
 // device or browser; merged back in there item by item, the later save winning, after a preview
 // of what would change; or erased from this device after a confirmation.
-// The file's format: py_lessons/plugin/schemas/work-export.schema.json (version 1).
-import { WORK_CHANGED, bnDigits, enhanceAll, format, offerDownload, store, strings } from "./common.js";
-import { storageNamespace } from "../site.js";
+// The file's format: py_lessons/plugin/schemas/work-export.schema.json, whose format, version and
+// key pattern reach this page through site.js (the build reads them from the schema).
+import { enhanceAll, offerDownload } from "../lib/dom.js";
+import { ITEM_KEY, WORK_CHANGED, localKey, portableKey, store } from "../lib/store.js";
+import { bnDigits, format, strings } from "../lib/text.js";
+import { storageNamespace, workFile } from "../site.js";
 
-const FORMAT = "pathshala-work";
-const VERSION = 1;
-const ITEM_KEY = /^[a-z][a-z0-9-]*:.+$/; // KIND:REST, as every component stores its items
+const { format: FORMAT, version: VERSION } = workFile;
 const MAX_FILE_BYTES = 20e6; // far more than a browser lets one site store: no work file is larger
-// A page's items hold its path (pageKey). In the file that path starts at the site's root, so the
-// work moves between copies of the course served at different places ("/" and "/course/").
-const ROOT = new URL("../../../", import.meta.url).pathname; // this file is <root>/assets/pathshala/components/
-
-function rebase(key, from, to) {
-  const colon = key.indexOf(":") + 1;
-  const rest = key.slice(colon);
-  return rest.startsWith(from) ? `${key.slice(0, colon)}${to}${rest.slice(from.length)}` : key;
-}
-const portable = (key) => rebase(key, ROOT, "/");
-const onThisSite = (key) => rebase(key, "/", ROOT);
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -34,7 +24,7 @@ function exportedWork(course) {
     const value = store.get(key);
     if (value === null || !ITEM_KEY.test(key)) continue; // unreadable: nothing of the reader's to keep
     const saved = store.savedAt(key);
-    items.push({ key: portable(key), value, saved: saved === null ? null : new Date(saved).toISOString() });
+    items.push({ key: portableKey(key), value, saved: saved === null ? null : new Date(saved).toISOString() });
   }
   return { format: FORMAT, version: VERSION, site: storageNamespace, course, exported: new Date().toISOString(), items };
 }
@@ -64,7 +54,7 @@ function readWorkFile(text) {
     if (item.value === null || item.value === undefined) throw corrupt();
     const saved = item.saved === null ? null : typeof item.saved === "string" ? Date.parse(item.saved) : NaN;
     if (Number.isNaN(saved)) throw corrupt();
-    const key = onThisSite(item.key);
+    const key = localKey(item.key);
     if (items.has(key)) throw corrupt();
     items.set(key, { value: item.value, saved });
   }
@@ -181,6 +171,6 @@ class MyWork {
   }
 }
 
-export function enhanceMyWork() {
+export function enhance() {
   enhanceAll('[data-component="my-work"]', MyWork);
 }

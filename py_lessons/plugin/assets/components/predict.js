@@ -1,6 +1,8 @@
 // "Predict the output": the answer is the cell's build-time output inside a <details>; this keeps
 // data-state and the label in step and remembers that the reader has looked.
-import { enhanceAll, pageKey, store, strings } from "./common.js";
+import { enhanceAll } from "../lib/dom.js";
+import { pageKey, store } from "../lib/store.js";
+import { strings } from "../lib/text.js";
 
 class Predict {
   constructor(root) {
@@ -19,4 +21,4 @@ class Predict {
   }
 }
 
-export function enhancePredicts() { enhanceAll('[data-component="predict"]', Predict); }
+export function enhance() { enhanceAll('[data-component="predict"]', Predict); }

@@ -1,13 +1,14 @@
 // The lesson's "finished" stamp, and the course's front door on the home page: each lesson's
 // progress (cells run, questions answered, the stamp), where the reader left off, and whether the
 // whole course is kept offline on this device. Everything the reader did is in localStorage
-// (common.js); the cards themselves come from the build (py_lessons/plugin/components/course.py).
-import { WORK_CHANGED, bnDigits, enhanceAll, format, store, strings } from "./common.js";
-import { runKey, visitKey } from "./run-log.js";
+// (lib/store.js); the cards themselves come from the build (py_lessons/plugin/render/components/
+// progress.py).
+import { enhanceAll } from "../lib/dom.js";
+import { WORK_CHANGED, completeKey, pageKey, store, visitKey } from "../lib/store.js";
+import { bnDigits, format, strings } from "../lib/text.js";
 import * as site from "../site.js";
 
-const doneKey = (id) => `complete:${id}`;
-const isDone = (id) => store.get(doneKey(id), false) === true;
+const isDone = (id) => store.get(completeKey(id), false) === true;
 
 class Complete {
   constructor(root) {
@@ -27,8 +28,8 @@ class Complete {
 
   toggle() {
     const done = !isDone(this.id);
-    if (done) store.set(doneKey(this.id), true);
-    else store.remove(doneKey(this.id));
+    if (done) store.set(completeKey(this.id), true);
+    else store.remove(completeKey(this.id));
     this.show(done);
     this.status.textContent = strings[done ? "complete.saved" : "complete.cleared"];
   }
@@ -53,9 +54,9 @@ class LessonCard {
 
   /** The reader's progress in this lesson: counts, percent, the stamp, the last visit and run. */
   read() {
-    const runs = this.cells.map((id) => store.get(runKey(this.page, id)));
+    const runs = this.cells.map((id) => store.get(pageKey("cell-run", id, this.page)));
     const run = runs.filter(Number.isFinite).length;
-    const answered = this.questions.filter(([kind, id]) => isAnswer(kind, store.get(`${kind}:${this.page}:${id}`))).length;
+    const answered = this.questions.filter(([kind, id]) => isAnswer(kind, store.get(pageKey(kind, id, this.page)))).length;
     const finished = isDone(this.root.dataset.lesson);
     const total = this.cells.length + this.questions.length;
     const percent = finished ? 100 : total ? Math.round((100 * (run + answered)) / total) : 0;
@@ -132,7 +133,7 @@ class OfflineBox {
     this.button = root.querySelector('[data-action="make-offline"]');
     if (site.offline === false) { root.hidden = true; return; } // this site has no service worker
     if (!("serviceWorker" in navigator) || !globalThis.isSecureContext) { this.show("unsupported"); return; }
-    this.offline = import("../offline.js");
+    this.offline = import("../site/offline.js");
     this.button.addEventListener("click", () => this.makeAvailable());
     this.ask((api) => api.offlineStatus());
   }
@@ -161,7 +162,7 @@ class OfflineBox {
   }
 }
 
-export function enhanceProgress() {
+export function enhance() {
   enhanceAll('[data-component="complete"]', Complete);
   enhanceAll('[data-component="progress"]', Progress);
 }

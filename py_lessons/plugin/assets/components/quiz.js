@@ -1,5 +1,7 @@
 // Self-check questions: single-choice (mcq) and ordering. Answers persist in localStorage.
-import { bnDigits, enhanceAll, format, pageKey, store, strings } from "./common.js";
+import { enhanceAll } from "../lib/dom.js";
+import { pageKey, store } from "../lib/store.js";
+import { bnDigits, format, strings } from "../lib/text.js";
 
 function say(feedback, message, explanation) {
   feedback.replaceChildren();
@@ -131,7 +133,7 @@ class Ordering {
   }
 }
 
-export function enhanceQuizzes() {
+export function enhance() {
   enhanceAll('[data-component="mcq"]', Mcq);
   enhanceAll('[data-component="ordering"]', Ordering);
 }

@@ -1,5 +1,6 @@
 // Hidden answers: <details> does the opening and the keyboard; this keeps data-state and the label in step.
-import { enhanceAll, strings } from "./common.js";
+import { enhanceAll } from "../lib/dom.js";
+import { strings } from "../lib/text.js";
 
 class Reveal {
   constructor(root) {
@@ -14,4 +15,4 @@ class Reveal {
   }
 }
 
-export function enhanceReveals() { enhanceAll('[data-component="reveal"]', Reveal); }
+export function enhance() { enhanceAll('[data-component="reveal"]', Reveal); }

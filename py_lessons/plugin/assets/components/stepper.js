@@ -1,7 +1,8 @@
 // Steppers: rows of a worked calculation revealed one at a time (buttons, ← → keys). An editable
 // stepper re-runs the same py_lessons.runtime.steppers function in the shared Pyodide worker.
-import { sharedPythonWorker } from "../python-worker.js";
-import { bnDigits, enhanceAll, format, loaderMessage, strings } from "./common.js";
+import { sharedPythonWorker } from "../python/python-worker.js";
+import { enhanceAll } from "../lib/dom.js";
+import { bnDigits, format, loaderMessage, strings } from "../lib/text.js";
 
 const MODULE = "py_lessons.runtime.steppers";
 
@@ -114,4 +115,4 @@ export function progressToJob(progress, job) {
   job?.handlers.cell?.setStatus(loaderMessage(progress));
 }
 
-export function enhanceSteppers() { enhanceAll('[data-component="stepper"]', Stepper); }
+export function enhance() { enhanceAll('[data-component="stepper"]', Stepper); }

@@ -1,0 +1,80 @@
+// The cells' entry point (a module script of every page): each cell of the page gets its
+// behaviour (cell.js), a page of several cells its Run all / Restart (page-controls.js), a share
+// link its code (share.js), and the reader's trail is recorded (run-log.js). With instant
+// navigation the new page's cells are enhanced the same way, and the one worker is kept.
+import { strings, format } from "../lib/text.js";
+import { cellOf, enhanceCell, sharedWorker } from "./cell.js";
+import { PageControls } from "./page-controls.js";
+import { followTrail } from "./run-log.js";
+import { ShareError, readShareFragment, sharedCode } from "./share.js";
+
+// Big packages are fetched only when the reader reaches a cell that needs them.
+const LOAD_ON_INTERACTION = ["matplotlib"];
+
+function enhance(scope = document) {
+  const fresh = [];
+  for (const root of scope.querySelectorAll(".pycell[data-cell-id]:not([data-enhanced])")) {
+    root.dataset.enhanced = "";
+    fresh.push(enhanceCell(root));
+  }
+  const lessonCells = fresh.filter((cell) => cell.root.dataset.cellKind !== "exercise");
+  // one cell has its own buttons; the page's controls are for pages of several
+  if (lessonCells.length > 1 && !scope.querySelector("[data-page-controls]")) new PageControls(lessonCells, LOAD_ON_INTERACTION);
+  if (fresh.length) {
+    // Start Python and the small packages its cells import (numpy) at once, so the first Run does
+    // not wait for the whole download: the worker's downloads and CPU are off the page's thread.
+    sharedWorker().warm(fresh.map((cell) => cell.code), LOAD_ON_INTERACTION);
+  }
+}
+
+/** A share link opened on this page (share.js): its cell shows the shared code. A link that cannot
+ * be used (a cell this page does not have, corrupt or too large) says why and changes nothing. */
+async function openShareLink() {
+  try {
+    const target = readShareFragment(location.hash);
+    if (!target) return;
+    const root = document.querySelector(`.pycell[data-cell-id="${CSS.escape(target.cellId)}"]`);
+    if (!root || !cellOf(root)) {
+      showShareProblem(format("share.error.unknown", { id: target.cellId }));
+      return;
+    }
+    const code = await sharedCode(target.data);
+    if (!root.isConnected) return; // the reader went on to another page meanwhile
+    document.querySelector("[data-share-problem]")?.remove();
+    cellOf(root).showShared(code);
+  } catch (error) {
+    if (!(error instanceof ShareError)) throw error;
+    showShareProblem(strings[error.reason === "too-large" ? "share.error.too_large" : "share.error.corrupt"]);
+  }
+}
+
+function showShareProblem(text) {
+  let note = document.querySelector("[data-share-problem]");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "pycell-share-problem";
+    note.setAttribute("role", "alert");
+    note.dataset.shareProblem = "";
+    const title = document.querySelector(".md-content h1");
+    if (title) title.after(note);
+    else (document.querySelector(".md-content__inner") ?? document.body).prepend(note);
+  }
+  note.textContent = text;
+  note.scrollIntoView({ block: "center" });
+}
+
+function onPage() {
+  enhance();
+  followTrail();
+  openShareLink();
+}
+
+onPage();
+addEventListener("hashchange", openShareLink);
+// mkdocs-material's instant navigation swaps the page without reloading scripts: enhance the new
+// page's cells, keeping the one worker (and everything it has loaded) alive across lessons, and
+// drop the runs the previous page left behind.
+globalThis.document$?.subscribe?.(() => {
+  sharedWorker().dropOrphans();
+  onPage();
+});

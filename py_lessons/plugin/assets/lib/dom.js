@@ -1,0 +1,30 @@
+// Small DOM helpers the page's scripts share.
+import { strings } from "./text.js";
+
+/** Give every element matching `selector` (not yet enhanced) its behaviour: `new Klass(root)`. */
+export function enhanceAll(selector, Klass) {
+  for (const root of document.querySelectorAll(`${selector}:not([data-enhanced])`)) {
+    root.dataset.enhanced = "";
+    try { new Klass(root); } catch (error) { console.error(error); }
+  }
+}
+
+/** A cell's toolbar button: its action hook and its Bangla label from the catalogue. */
+export function makeButton(action, key) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = "pycell-button";
+  element.dataset.action = action;
+  element.textContent = strings[key];
+  return element;
+}
+
+/** Hand `text` to the reader as a downloaded file `name` (a Blob and a hidden a[download]). */
+export function offerDownload(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download has long started by then
+}

@@ -1,0 +1,18 @@
+// Reader-facing text: the one catalogue (strings.js, generated from py_lessons/runtime/
+// strings.bn.json), Bangla digits, and the loader's progress message.
+import strings from "../strings.js";
+
+export { strings };
+
+const BN = "০১২৩৪৫৬৭৮৯";
+export const bnDigits = (value) => String(value).replace(/[0-9]/g, (d) => BN[d]);
+export const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+
+/** The loader message for Pyodide's progress events (same text the cells show). */
+export function loaderMessage(progress) {
+  const percent = progress.total ? Math.round((100 * progress.loaded) / progress.total) : 0;
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  return progress.phase === "core"
+    ? format("loader.progress", { percent, loaded: mb(progress.loaded), total: mb(progress.total) })
+    : format("loader.packages", { names: progress.names.join(", "), percent });
+}

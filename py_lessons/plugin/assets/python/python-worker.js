@@ -1,0 +1,200 @@
+// One Pyodide Web Worker shared by every cell of the page, with a queue: one run at a time,
+// each output routed to the cell that asked. Stop uses Pyodide's interrupt buffer when the page
+// is cross-origin isolated (state survives); otherwise, or if Python does not answer within
+// a second, the worker is terminated and a fresh one started. input() waits for the reader on
+// shared memory, so it too needs isolation (which the service worker gives the site's pages).
+// Messages: see protocol.js.
+import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
+import { offline } from "../site.js";
+
+const INTERRUPT_GRACE_MS = 1000;
+
+export class PythonWorker {
+  constructor({ onProgress } = {}) {
+    this.onProgress = onProgress;
+    this.queue = [];
+    this.current = null;
+    this.nextId = 1;
+    this.worker = null;
+  }
+
+  spawn() {
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker = worker;
+    // A replaced worker's last messages are not about anything the page still waits for.
+    worker.onmessage = ({ data }) => { if (worker === this.worker) this.receive(data); };
+    worker.onerror = (event) => {
+      if (worker === this.worker) this.receive({ type: FROM_PYTHON.FATAL, reason: event.message || "worker error" });
+    };
+    this.interrupt = null;
+    this.inputLine = null;
+    if (globalThis.crossOriginIsolated) {
+      this.interrupt = new Int32Array(new SharedArrayBuffer(4));
+      this.inputLine = new SharedArrayBuffer(INPUT_LINE.BYTES);
+      this.worker.postMessage({ type: TO_PYTHON.SHARED_MEMORY, interrupt: this.interrupt, input: this.inputLine });
+    } else {
+      // Isolation comes with the service worker, from the next load on; it needs a secure context.
+      const later = offline && globalThis.isSecureContext && "serviceWorker" in navigator;
+      this.worker.postMessage({ type: TO_PYTHON.KEYBOARD, unavailable: later ? "reload" : "impossible" });
+    }
+  }
+
+  /** Answer the running job's input(): `line` as typed (cut to the shared buffer's size). */
+  sendInput(id, line) {
+    if (!this.inputLine || this.current?.id !== id || !this.current.waitingForInput) return false;
+    this.current.waitingForInput = false;
+    const header = new Int32Array(this.inputLine, 0, 2);
+    // whole characters only: a line longer than the buffer is cut between characters, not inside one
+    const room = new Uint8Array(INPUT_LINE.BYTES - INPUT_LINE.HEADER_BYTES);
+    const { written } = new TextEncoder().encodeInto(line, room);
+    new Uint8Array(this.inputLine, INPUT_LINE.HEADER_BYTES).set(room.subarray(0, written));
+    Atomics.store(header, INPUT_LINE.LENGTH, written);
+    Atomics.store(header, INPUT_LINE.STATE, INPUT_LINE.SENT);
+    Atomics.notify(header, INPUT_LINE.STATE);
+    return true;
+  }
+
+  /** Start loading Pyodide and the packages the `codes` import (except `skip`) before any Run. */
+  warm(codes = [], skip = []) {
+    if (!this.worker) this.spawn();
+    this.worker.postMessage({ type: TO_PYTHON.WARM, codes, skip });
+  }
+
+  /** Queue a job (a RunRequest by default; `request.type` may name another, see protocol.js);
+   * handlers: onStart(), onItem(item), onInput(prompt), onDone(result, seconds), onFatal(reason),
+   * onStopped(how). */
+  run(request, handlers) {
+    const job = { id: this.nextId++, request, handlers };
+    this.queue.push(job);
+    this.pump();
+    return job.id;
+  }
+
+  pump() {
+    if (this.current || !this.queue.length) return;
+    if (!this.worker) this.spawn();
+    this.current = this.queue.shift();
+    this.current.handlers.onStart?.();
+    this.worker.postMessage({ type: TO_PYTHON.RUN, id: this.current.id, ...this.current.request });
+  }
+
+  isQueued(id) {
+    return this.queue.some((job) => job.id === id);
+  }
+
+  receive(data) {
+    if (!isMessage(FROM_PYTHON, data?.type)) { // not the protocol: the worker cannot be trusted
+      console.error(`py_lessons: the Python worker sent an unknown message type ${JSON.stringify(data?.type)}`);
+      data = { type: FROM_PYTHON.FATAL, reason: "unknown message from the Python worker" };
+    }
+    if (data.type === FROM_PYTHON.PROGRESS) { this.onProgress?.(data, this.current); return; }
+    const job = this.current;
+    if (!job) return;
+    // Only the run in flight is listened to: a message about any other (a stopped run's late
+    // output, a forged id) is ignored. A fatal error is about the worker itself.
+    if (data.id !== job.id && data.type !== FROM_PYTHON.FATAL) return;
+    if (data.type === FROM_PYTHON.RUNNING) {
+      job.running = true;
+      if (job.orphaned) this.stop(job.id); // its page was left while Python was still loading
+    } else if (data.type === FROM_PYTHON.ITEM) job.handlers.onItem?.(data.item);
+    else if (data.type === FROM_PYTHON.INPUT) { job.waitingForInput = true; job.handlers.onInput?.(data.prompt); }
+    else if (data.type === FROM_PYTHON.DONE) this.finish(() => job.handlers.onDone?.(data.result, data.seconds));
+    else if (data.type === FROM_PYTHON.REFUSED) this.finish(() => job.handlers.onFatal?.(data.reason));
+    else if (data.type === FROM_PYTHON.FATAL) {
+      // Pyodide cannot be trusted after a fatal error (e.g. memory exhausted): start afresh next run.
+      this.worker.terminate();
+      this.worker = null;
+      this.finish(() => job.handlers.onFatal?.(data.reason));
+    }
+  }
+
+  finish(callback) {
+    clearTimeout(this.killTimer);
+    this.current = null;
+    callback();
+    this.pump();
+  }
+
+  /** Stop run `id` (queued or running). Resolves to "dequeued", "interrupted" or "restarted". */
+  stop(id) {
+    const queued = this.queue.findIndex((job) => job.id === id);
+    if (queued >= 0) {
+      const [job] = this.queue.splice(queued, 1);
+      job.handlers.onStopped?.("dequeued");
+      return Promise.resolve("dequeued");
+    }
+    const job = this.current;
+    if (!job || job.id !== id) return Promise.resolve("dequeued");
+    return new Promise((resolve) => {
+      const restart = () => {
+        this.worker.terminate();
+        this.worker = null;
+        this.finish(() => { job.handlers.onStopped?.("restarted"); resolve("restarted"); });
+      };
+      if (this.interrupt) {
+        const original = job.handlers.onDone;
+        job.handlers.onDone = (result, seconds) => {
+          job.handlers.onDone = original;
+          const ran = result?.stage ? result.result : result; // a check's outcome wraps its run
+          if (ran && ran.error === "KeyboardInterrupt") { job.handlers.onStopped?.("interrupted", ran); resolve("interrupted"); }
+          else { original?.(result, seconds); resolve("interrupted"); }
+        };
+        Atomics.store(this.interrupt, 0, SIGINT); // Python raises KeyboardInterrupt at the next bytecode
+        job.waitingForInput = false;
+        Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE); // an input() wait ends now
+        this.killTimer = setTimeout(restart, INTERRUPT_GRACE_MS);
+      } else {
+        restart();
+      }
+    });
+  }
+
+  /** The reader left the page (instant navigation keeps this worker): forget the runs whose
+   * `handlers.owner` element is no longer in the document. A queued one is dropped; a running
+   * one is stopped; one still waiting for Python to load is cancelled before it starts, so the
+   * download goes on for the new page. */
+  dropOrphans() {
+    const orphan = (job) => job.handlers.owner && !job.handlers.owner.isConnected;
+    for (const job of this.queue.filter(orphan)) {
+      this.queue.splice(this.queue.indexOf(job), 1);
+      job.handlers.onStopped?.("dequeued");
+    }
+    const job = this.current;
+    if (!job || !orphan(job) || job.orphaned) return;
+    job.orphaned = true;
+    if (job.running) this.stop(job.id);
+    else this.worker.postMessage({ type: TO_PYTHON.CANCEL, id: job.id });
+  }
+
+  /** Call a py_lessons function in Pyodide with JSON kwargs (queued like a run); resolves to
+   * {ok: true, value} or {ok: false, error, message}. `handlers` may carry `cell` for progress. */
+  call(module, fn, kwargs, handlers = {}) {
+    return new Promise((resolve) => {
+      this.run({ type: TO_PYTHON.CALL, module, function: fn, kwargs: JSON.stringify(kwargs) }, {
+        ...handlers,
+        onDone: (result) => resolve(result),
+        onFatal: (reason) => resolve({ ok: false, error: "fatal", message: reason }),
+        onStopped: () => resolve({ ok: false, error: "stopped", message: "" }),
+      });
+    });
+  }
+
+  /** Restart Python for real: queued runs are dropped, the running one ends ("restarted"), and a
+   * fresh worker starts (warmed for `codes`, as at page load), without any variable, import or
+   * setting of the old one. */
+  restart(codes = [], skip = []) {
+    for (const job of this.queue.splice(0)) job.handlers.onStopped?.("dequeued");
+    const job = this.current;
+    this.worker?.terminate();
+    this.worker = null;
+    if (job) this.finish(() => job.handlers.onStopped?.("restarted"));
+    this.warm(codes, skip);
+  }
+}
+
+// One worker per page, shared by the cells and the components; the first caller's options win.
+let shared = null;
+export function sharedPythonWorker(options) {
+  shared ??= new PythonWorker(options);
+  return shared;
+}

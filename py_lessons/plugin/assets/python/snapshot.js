@@ -1,0 +1,64 @@
+// Python's start-up from the memory snapshot the build ships (used by worker.js).
+// Starting Pyodide means initialising CPython inside WebAssembly: one to two seconds, on every
+// page load. The build takes Pyodide's memory snapshot instead (ship/node/make_snapshot.mjs: the same
+// staged files, right after start-up and the standard-library imports of PRELOAD, before any
+// package) and ships it gzip-compressed beside Pyodide (about 6 MB; the service worker precaches
+// it like every other file); the reader's worker restores it (a few tenths of a second).
+// A snapshot that fails the layout check below or that Pyodide refuses (another build's, a
+// spoiled download) is not used: Python starts the normal way, and the page works as before.
+// Pyodide calls the snapshot options experimental (leading underscore): they are pinned with it.
+
+// Standard-library modules imported before the snapshot is taken, so that no start imports them
+// again (about half a second): what Pyodide's package loader imports to install the first wheel
+// (importlib.metadata, email, tarfile, csv, datetime) and what py_lessons.runtime uses. Pure Python
+// or built into Pyodide's core: nothing here lives outside the snapshot.
+export const PRELOAD = `
+import importlib
+for name in ("importlib.metadata", "importlib.util", "email.message", "email.utils", "tarfile",
+             "csv", "datetime", "calendar", "base64", "json", "ast", "traceback", "contextlib"):
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass
+`;
+
+// Pyodide 0.27's snapshot layout: a header that starts with this magic number and gives the
+// offset of the WebAssembly heap, then the heap in whole 64 KiB pages. Pyodide checks the rest
+// (its build id); what fails this check must never reach loadPyodide, where a wrong memory size
+// makes start-up hang instead of fail.
+const MAGIC = 0x706e7300;
+const WASM_PAGE = 65536;
+
+function wellFormed(bytes) {
+  if (bytes.byteLength < 16 * WASM_PAGE) return false;
+  const [magic, heapAt] = new Uint32Array(bytes.buffer, bytes.byteOffset, 2);
+  return magic === MAGIC && heapAt >= 48 && heapAt < WASM_PAGE && (bytes.byteLength - heapAt) % WASM_PAGE === 0;
+}
+
+/** The shipped snapshot's bytes, or null (missing, not gzip, failing the layout check). */
+async function read(url) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return null;
+    const bytes = new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+    return wellFormed(bytes) ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+/** loadPyodide(options), restored from the snapshot at `url` (null: the build shipped none). */
+export async function startPython(loadPyodide, options, url) {
+  if (!url || !("DecompressionStream" in globalThis)) return loadPyodide(options);
+  // fetched while pyodide.asm.js and the WebAssembly load, not before them
+  const snapshot = read(url).then((bytes) => bytes ?? Promise.reject(new Error("no usable snapshot")));
+  snapshot.catch(() => {}); // Pyodide also holds this promise: its refusal is handled below, not reported
+  try {
+    const py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+    performance.mark("pathshala:snapshot-restored");
+    return py;
+  } catch {
+    performance.mark("pathshala:snapshot-rejected");
+    return loadPyodide(options);
+  }
+}

@@ -1,0 +1,201 @@
+// Web Worker that owns Pyodide, so a long-running cell never freezes the page. Messages: see
+// protocol.js. Start-up: start.js (shared with the build-time runner, so a reader's Run and the
+// page's build output come from the same code on the same files).
+import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
+import { installFonts, readManifest, startRuntime } from "./start.js";
+import { startPython } from "./snapshot.js";
+import { pyodidePath, siteRoot } from "../site.js";
+
+const base = new URL(`${pyodidePath}/`, siteRoot);
+const staged = {
+  readText: async (name) => (await fetch(new URL(name, base))).text(),
+  readBytes: async (name) => new Uint8Array(await (await fetch(new URL(name, base))).arrayBuffer()),
+};
+
+let readyPromise = null;
+let pyodide, session, manifest;
+let fontsInstalled = false;
+
+// Bytes of finished downloads under base, from Resource Timing: honest progress without
+// fetching anything twice.
+let loadedBytes = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.name.startsWith(base.href)) loadedBytes += entry.encodedBodySize || entry.transferSize || 0;
+  }
+}).observe({ type: "resource", buffered: true });
+
+function progress(phase, total, names = []) {
+  postMessage({ type: FROM_PYTHON.PROGRESS, phase, loaded: Math.min(loadedBytes, total), total, names });
+}
+
+function withTicker(phase, total, names, promise) {
+  const timer = setInterval(() => progress(phase, total, names), 200);
+  return promise.finally(() => { clearInterval(timer); progress(phase, total, names); });
+}
+
+async function start() {
+  // the manifest and Pyodide's loader at the same time: neither needs the other
+  const loader = import(new URL("pyodide.mjs", base).href);
+  manifest = await readManifest(staged);
+  const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.snapshot_bytes +
+    manifest.runtime_packages.reduce((sum, name) => sum + manifest.packages[name].bytes, 0);
+  progress("core", coreTotal);
+  const { loadPyodide } = await loader;
+  // performance marks: where start-up time goes, for DevTools and the benchmark (tests/support/bench.py)
+  performance.mark("pathshala:start");
+  pyodide = await withTicker("core", coreTotal, [], (async () => {
+    const options = { indexURL: base.href, stdout: () => {}, stderr: () => {} };
+    const py = await startPython(loadPyodide, options, manifest.snapshot && new URL(manifest.snapshot, base).href);
+    performance.mark("pathshala:pyodide-ready");
+    session = await startRuntime(py, manifest);
+    return py;
+  })());
+  performance.mark("pathshala:runtime-ready");
+}
+
+// matplotlib's Bangla font and the font list made for it: fetched only once matplotlib is loaded.
+async function fontsIfNeeded() {
+  if (fontsInstalled || !pyodide.loadedPackages.matplotlib) return;
+  await installFonts(pyodide, session, manifest, staged);
+  fontsInstalled = true;
+}
+
+function packagesNeeded(codes, skip = []) {
+  const findImports = pyodide.pyimport("pyodide.code").find_imports;
+  // the course's own modules (course.py) that the code imports need their packages too
+  const withCourse = [...codes, session.content_imports(JSON.stringify(codes))];
+  const imports = withCourse.flatMap((code) => findImports(code).toJs()); // [] for code that does not parse
+  const byImport = {};
+  for (const [name, info] of Object.entries(manifest.packages)) {
+    for (const imp of info.imports || []) byImport[imp] = name;
+  }
+  const wanted = new Set();
+  const visit = (name) => {
+    if (!name || wanted.has(name) || pyodide.loadedPackages[name]) return;
+    wanted.add(name);
+    for (const dep of manifest.packages[name]?.depends || []) visit(dep);
+  };
+  for (const imp of imports) if (!skip.includes(byImport[imp])) visit(byImport[imp]);
+  return [...wanted];
+}
+
+async function loadPackagesFor(codes, skip = []) {
+  const names = packagesNeeded(codes, skip);
+  if (names.length) {
+    const total = names.reduce((sum, n) => sum + (manifest.packages[n]?.bytes || 0), 0);
+    loadedBytes = 0;
+    await withTicker("packages", total, names, pyodide.loadPackage(names, { messageCallback: () => {} }));
+    performance.mark("pathshala:packages-loaded", { detail: names });
+  }
+  await fontsIfNeeded();
+}
+
+// Import what the cells import from the loaded packages (NumPy: most of a second) while the
+// reader is still reading, so the first Run does not pay for it.
+function preimport(codes) {
+  const packages = Object.entries(manifest.packages)
+    .filter(([name]) => pyodide.loadedPackages[name] && !manifest.runtime_packages.includes(name))
+    .flatMap(([, info]) => info.imports || []);
+  session.preimport(JSON.stringify(codes), JSON.stringify(packages));
+  performance.mark("pathshala:preimported");
+}
+
+// Runs whose page the reader left before Python was ready: skipped, not run.
+const cancelled = new Set();
+
+function skipIfCancelled(id) {
+  if (!cancelled.delete(id)) return false;
+  postMessage({ type: FROM_PYTHON.DONE, id, result: { ok: false, error: "cancelled", message: "", traceback: "" }, seconds: 0 });
+  return true;
+}
+
+// input(): Python blocks on shared memory until the page writes the reader's line (Atomics), so
+// input() stays an ordinary synchronous call. Without shared memory the runtime explains why not.
+let sharedMemory = null;            // {interrupt: Int32Array, input: SharedArrayBuffer}
+let keyboardUnavailable = "impossible";
+let keyboardReady = false;
+let jobInFlight = null;
+let jobStopped = false;   // Stop ended an input() of this job: any later input() ends at once
+let waitedMs = 0;         // the job's time spent waiting for the reader (not Python's time)
+
+function readLine(prompt) {
+  if (jobStopped) return null; // e.g. a bare `except:` around input() asked again after Stop
+  const header = new Int32Array(sharedMemory.input, 0, 2);
+  Atomics.store(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY);
+  postMessage({ type: FROM_PYTHON.INPUT, id: jobInFlight, prompt });
+  const began = performance.now();
+  // Stop writes SIGINT and wakes this wait (python-worker.js); the timeout is only a safety net
+  while (Atomics.load(header, INPUT_LINE.STATE) !== INPUT_LINE.SENT) {
+    if (Atomics.load(sharedMemory.interrupt, 0) === SIGINT) { // input() ends the run itself,
+      Atomics.store(sharedMemory.interrupt, 0, 0);           // so Python must not raise a second interrupt
+      jobStopped = true;
+      waitedMs += performance.now() - began;
+      return null;
+    }
+    Atomics.wait(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY, 250);
+  }
+  waitedMs += performance.now() - began;
+  const length = Atomics.load(header, INPUT_LINE.LENGTH);
+  const bytes = new Uint8Array(sharedMemory.input, INPUT_LINE.HEADER_BYTES, length).slice(); // TextDecoder refuses shared memory
+  Atomics.store(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY);
+  return new TextDecoder().decode(bytes);
+}
+
+function connectKeyboard() {
+  if (keyboardReady) return;
+  if (sharedMemory) session.set_line_reader(readLine);
+  else session.set_line_reader(null, keyboardUnavailable);
+  keyboardReady = true;
+}
+
+/** A run or an exercise check: Python streams the reader's output items as they come. */
+async function runJob({ id, code, checks }, call) {
+  await loadPackagesFor(checks ? [code, checks] : [code]); // hidden checks may import what the code does not
+  if (skipIfCancelled(id)) return;
+  jobInFlight = id;
+  jobStopped = false;
+  waitedMs = 0;
+  postMessage({ type: FROM_PYTHON.RUNNING, id });
+  const began = performance.now();
+  const emit = (item) => postMessage({ type: FROM_PYTHON.ITEM, id, item: JSON.parse(item) });
+  const result = JSON.parse(call(emit));
+  postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began - waitedMs) / 1000 });
+}
+
+const run = (data) => runJob(data, (emit) =>
+  session.run(data.code, data.session ?? null, emit, data.figurePrefix ?? "fig", JSON.stringify(data.stdin ?? [])));
+const check = (data) => runJob(data, (emit) => session.check(data.code, data.checks, emit, data.figurePrefix ?? "exercise"));
+
+/** A call of a py_lessons function (session.call: the build's runner calls the same one); the
+ * packages its `imports` lines name (matplotlib for an explorable, with its fonts) load first. */
+async function call({ id, module, function: name, kwargs, imports }) {
+  if (imports) await loadPackagesFor([imports]);
+  if (skipIfCancelled(id)) return;
+  postMessage({ type: FROM_PYTHON.RUNNING, id });
+  const began = performance.now();
+  const result = JSON.parse(session.call(module, name, kwargs));
+  postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began) / 1000 });
+}
+
+onmessage = async ({ data }) => {
+  if (!isMessage(TO_PYTHON, data?.type)) {
+    postMessage({ type: FROM_PYTHON.REFUSED, id: data?.id, reason: `unknown message type ${JSON.stringify(data?.type)}` });
+    return;
+  }
+  if (data.type === TO_PYTHON.SHARED_MEMORY) { sharedMemory = data; return; }
+  if (data.type === TO_PYTHON.KEYBOARD) { keyboardUnavailable = data.unavailable; return; }
+  if (data.type === TO_PYTHON.CANCEL) { cancelled.add(data.id); return; }
+  try {
+    readyPromise ??= start();
+    await readyPromise;
+    connectKeyboard();
+    if (sharedMemory) { pyodide.setInterruptBuffer(sharedMemory.interrupt); Atomics.store(sharedMemory.interrupt, 0, 0); }
+    if (data.type === TO_PYTHON.RUN) await run(data);
+    else if (data.type === TO_PYTHON.CHECK) await check(data);
+    else if (data.type === TO_PYTHON.WARM) { await loadPackagesFor(data.codes, data.skip); preimport(data.codes); }
+    else if (data.type === TO_PYTHON.CALL) await call(data);
+  } catch (error) {
+    postMessage({ type: FROM_PYTHON.FATAL, id: data.id, reason: String(error && error.message || error) });
+  }
+};

@@ -1,0 +1,126 @@
+"""The built site's own files, written after the pages: the plugin's front end and the settings it
+reads (``assets/pathshala/site.js``), each lesson's notebook and .py, the staged Pyodide, the
+vendor files, the installable app, the service worker (last but one: it lists every file) and
+the gzip copies (last: they cover every file, sw.js too). Also what every page's <head> gets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import logging
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..base.errors import LessonError
+from ..base.fonts import PLOT_FONT, PRELOADED_FONTS
+from ..base.layout import ASSETS_URL, VENDOR_URL, SiteLayout
+from .app_manifest import AppManifest, write_app
+from .precompress import precompress
+from .vendor import VendorError, write_vendor_assets
+
+log = logging.getLogger("mkdocs.plugins.py_lessons")
+
+ASSETS = Path(__file__).parents[1] / "assets"          # the plugin's front end
+WORK_SCHEMA = Path(__file__).parents[1] / "schemas" / "work-export.schema.json"
+MAKE_SERVICE_WORKER = Path(__file__).parent / "node" / "make_sw.mjs"
+
+# What every page that uses the plugin loads, in this order (relative to the site root).
+STYLESHEETS = (f"{VENDOR_URL}/noto-sans-bengali/fonts.css", *(f"{ASSETS_URL}/css/{name}.css" for name in (
+    "cells", "runs", "components")), f"{VENDOR_URL}/katex/katex.min.css",
+    *(f"{ASSETS_URL}/css/{name}.css" for name in ("offline", "print")))
+SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("cells/index.js", "site/offline.js", "site/a11y.js",
+                                                    "components/index.js", "cells/download.js",
+                                                    "site/lan-notice.js"))
+HEAD_SCRIPT = f"{ASSETS_URL}/site/instant-sitemap.js"  # instant navigation without a site_url
+
+
+def storage_namespace(site_name: str, site_url: str) -> str:
+    """localStorage keys start with this, so two sites on one host never collide."""
+    digest = hashlib.sha256(f"{site_url or ''}\n{site_name}".encode("utf-8")).hexdigest()[:10]
+    return f"pathshala-{digest}"
+
+
+def work_file_format() -> dict:
+    """What "my work" files are (schemas/work-export.schema.json), for the page's reader of them."""
+    schema = json.loads(WORK_SCHEMA.read_text(encoding="utf-8"))
+    properties = schema["properties"]
+    return {"format": properties["format"]["const"], "version": properties["version"]["const"],
+            "keyPattern": properties["items"]["items"]["properties"]["key"]["pattern"]}
+
+
+@dataclass
+class SiteWriter:
+    site_name: str
+    namespace: str
+    layout: SiteLayout
+    node_modules: Path
+    vendor_cache: Path
+    app: AppManifest
+    offline: bool                    # a service worker (not under serve)
+    precompressed: bool              # gzip copies (not under serve: they would only slow every rebuild)
+    component_scripts: dict[str, str]
+
+    def settings_module(self) -> str:
+        """Settings the front end reads (assets/pathshala/site.js)."""
+        values = {
+            "storageNamespace": self.namespace,
+            "pyodidePath": self.layout.pyodide,
+            "runsPage": self.layout.runs_page,
+            # the service worker (offline.js) also makes the page cross-origin isolated
+            "offline": self.offline,
+            "componentScripts": self.component_scripts,
+            "workFile": work_file_format(),
+        }
+        lines = [f"export const {name} = {json.dumps(value, ensure_ascii=False)};" for name, value in values.items()]
+        return ("// Written by the py_lessons plugin at build time (ship/writer.py).\n"
+                "/** The site's root: this file lives in <root>/" + ASSETS_URL + "/. */\n"
+                f'export const siteRoot = new URL("{"../" * ASSETS_URL.count("/")}../", import.meta.url);\n'
+                + "\n".join(lines) + "\n")
+
+    def head_tags(self, page_url: str, page_urls: list[str]) -> str:
+        """What a page's <head> gets: the page list for instant navigation without a site_url, the
+        body text's font faces preloaded, and the installable app's manifest, colours and icon."""
+        root = "../" * (page_url.count("/") if page_url else 0)
+        fonts = "".join(f'<link rel="preload" href="{root}{font}" as="font" type="font/woff2" crossorigin>'
+                        for font in PRELOADED_FONTS)
+        pages = html.escape(json.dumps(page_urls), quote=True)
+        return f'<script src="{root}{HEAD_SCRIPT}" data-pages="{pages}"></script>' + fonts + self.app.head_tags(root)
+
+    def write(self, site_dir: Path, staged_dir: Path, lesson_files) -> None:
+        site_dir = Path(site_dir)
+        assets = site_dir / ASSETS_URL
+        shutil.copytree(ASSETS, assets, dirs_exist_ok=True)
+        (assets / "site.js").write_text(self.settings_module(), encoding="utf-8")
+        for files in lesson_files:  # beside each lesson, for its download links
+            folder = site_dir / files.folder
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{files.name}.ipynb").write_text(files.notebook, encoding="utf-8")
+            (folder / f"{files.name}.py").write_text(files.python, encoding="utf-8")
+        target = site_dir / self.layout.pyodide
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(staged_dir, target)
+        try:
+            write_vendor_assets(site_dir, self.node_modules, self.vendor_cache)
+        except VendorError as exc:
+            raise LessonError(str(exc)) from exc
+        # the icons are drawn with the TrueType copy of the Bangla font staged for matplotlib
+        write_app(site_dir, self.app, staged_dir / "fonts" / PLOT_FONT[0])
+        if self.offline:
+            self._service_worker(site_dir)
+        if self.precompressed:
+            packed = precompress(site_dir)  # last: it covers every file written above, sw.js too
+            log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB", packed["files"],
+                     packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6)
+
+    def _service_worker(self, site_dir: Path) -> None:
+        """It lists every file the site now has (see node/make_sw.mjs)."""
+        done = subprocess.run(["node", str(MAKE_SERVICE_WORKER), str(site_dir), self.namespace,
+                               str(self.node_modules)], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise LessonError(f"py_lessons: the service worker could not be written:\n{done.stderr[-2000:]}")
+        log.info("py_lessons: service worker precaches %s", done.stdout.strip())
+
