@@ -6,9 +6,10 @@
 // build's <pre> shows the code and Run works from its text.
 import { sharedPythonWorker } from "../python/python-worker.js";
 import { TO_PYTHON } from "../python/protocol.js";
-import { makeButton } from "../lib/dom.js";
 import { bnDigits, format, loaderMessage, strings } from "../lib/text.js";
 import { CodeSource } from "./code-source.js";
+import { EditedControls } from "./edited-controls.js";
+import { askLine } from "./input-line.js";
 import { renderItem, renderNotes, renderTraceback } from "./output.js";
 import { ShareControls } from "./share-controls.js";
 
@@ -39,7 +40,7 @@ export class Cell {
     this.originalCode = this.host.textContent.replace(/\n$/, "");
     this.source = new CodeSource(this.id, this.originalCode);
     this.swapping = false; // the code is being replaced by the page, not typed by the reader
-    this.addEditedControls();
+    this.edited = new EditedControls(this);
     this.sharing = new ShareControls(this);
     this.buildOutput = this.output.cloneNode(true);
     this.buildNotes = this.notes.cloneNode(true);
@@ -64,53 +65,7 @@ export class Cell {
     this.buttons.reset.addEventListener("click", () => this.reset());
   }
 
-  /** "Edited" badge and "show original" (in the toolbar), and the original code's panel. */
-  addEditedControls() {
-    const badge = document.createElement("span");
-    badge.className = "pycell-edited";
-    badge.dataset.editedBadge = "";
-    badge.title = strings["cell.edited.hint"];
-    badge.textContent = strings["cell.edited"];
-    const toggle = makeButton("show-original", "cell.original.show");
-    toggle.setAttribute("aria-expanded", "false");
-    this.buttons.reset.before(badge, toggle);
-    const panel = document.createElement("figure");
-    panel.className = "pycell-original";
-    panel.dataset.original = "";
-    panel.hidden = true;
-    panel.id = `${this.id}-original`;
-    toggle.setAttribute("aria-controls", panel.id);
-    const caption = document.createElement("figcaption");
-    caption.textContent = strings["cell.original.title"];
-    const pre = document.createElement("pre");
-    pre.tabIndex = 0; // a scrollable region must be reachable by keyboard
-    pre.setAttribute("aria-label", strings["cell.original.title"]);
-    const code = document.createElement("code");
-    code.textContent = this.originalCode;
-    pre.append(code);
-    panel.append(caption, pre);
-    this.root.classList.add("pycell-has-original");
-    this.host.after(panel);
-    toggle.addEventListener("click", () => this.showOriginal(panel.hidden));
-    this.editedControls = { badge, toggle, panel };
-  }
-
-  /** Side by side with the editor (one above the other on a narrow screen). */
-  showOriginal(show) {
-    const { toggle, panel } = this.editedControls;
-    panel.hidden = !show;
-    this.root.toggleAttribute("data-original-shown", show);
-    toggle.setAttribute("aria-expanded", String(show));
-    toggle.textContent = strings[show ? "cell.original.hide" : "cell.original.show"];
-  }
-
-  showEdited() {
-    const edited = this.code !== this.originalCode;
-    this.root.dataset.edited = String(edited);
-    this.editedControls.badge.hidden = !edited;
-    this.editedControls.toggle.hidden = !edited;
-    if (!edited) this.showOriginal(false);
-  }
+  showEdited() { this.edited.show(); }
 
   /** Code from a share link: shown, marked as someone else's, neither run nor saved. */
   showShared(code) { this.sharing.show(code); }
@@ -258,42 +213,15 @@ export class Cell {
     this.timeLeft = this.timerStarted = undefined;
   }
 
-  /** Python's input(prompt) waits: a line field under the output; Enter (or Send) answers. */
+  /** Python's input(prompt) waits: a line field under the output (input-line.js). */
   askLine(prompt) {
     this.closeLine();
     this.pauseTimer();
-    const form = document.createElement("form");
-    form.className = "pycell-input";
-    form.dataset.inputForm = "";
-    const label = document.createElement("label");
-    const field = document.createElement("input");
-    field.id = `${this.id}-input`;
-    label.htmlFor = field.id;
-    label.textContent = prompt.trim() || strings["cell.input.label"];
-    Object.assign(field, { type: "text", autocomplete: "off", spellcheck: false });
-    field.dataset.input = "";
-    field.setAttribute("aria-describedby", `${this.id}-input-hint`);
-    const hint = document.createElement("span");
-    hint.id = `${this.id}-input-hint`;
-    hint.className = "pycell-input-hint";
-    hint.textContent = strings["cell.input.hint"];
-    const send = document.createElement("button");
-    send.type = "submit";
-    send.className = "pycell-button";
-    send.dataset.action = "send-input";
-    send.textContent = strings["cell.input.send"];
-    form.append(label, field, send, hint);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      if (!sharedWorker().sendInput(this.jobId, field.value)) return;
-      this.buttons.stop.focus(); // focus must not fall to the page when the field goes
+    askLine(this, sharedWorker(), prompt, () => {
       this.closeLine();
       this.setStatus(strings["cell.state.running"]);
       this.startTimer(Number(this.root.dataset.timeout || 0));
     });
-    this.output.after(form);
-    this.setStatus(strings["cell.input.label"]);
-    field.focus();
   }
 
   closeLine() {

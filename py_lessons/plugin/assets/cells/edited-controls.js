@@ -1,0 +1,51 @@
+// A cell's "edited" badge and "show original" toggle (in its toolbar), and the panel with the
+// lesson's original code beside the editor (one above the other on a narrow screen).
+import { makeButton } from "../lib/dom.js";
+import { strings } from "../lib/text.js";
+
+export class EditedControls {
+  constructor(cell) {
+    this.cell = cell;
+    this.badge = document.createElement("span");
+    this.badge.className = "pycell-edited";
+    this.badge.dataset.editedBadge = "";
+    this.badge.title = strings["cell.edited.hint"];
+    this.badge.textContent = strings["cell.edited"];
+    this.toggle = makeButton("show-original", "cell.original.show");
+    this.toggle.setAttribute("aria-expanded", "false");
+    cell.buttons.reset.before(this.badge, this.toggle);
+    this.panel = document.createElement("figure");
+    this.panel.className = "pycell-original";
+    this.panel.dataset.original = "";
+    this.panel.hidden = true;
+    this.panel.id = `${cell.id}-original`;
+    this.toggle.setAttribute("aria-controls", this.panel.id);
+    const caption = document.createElement("figcaption");
+    caption.textContent = strings["cell.original.title"];
+    const pre = document.createElement("pre");
+    pre.tabIndex = 0; // a scrollable region must be reachable by keyboard
+    pre.setAttribute("aria-label", strings["cell.original.title"]);
+    const code = document.createElement("code");
+    code.textContent = cell.originalCode;
+    pre.append(code);
+    this.panel.append(caption, pre);
+    cell.root.classList.add("pycell-has-original");
+    cell.host.after(this.panel);
+    this.toggle.addEventListener("click", () => this.showOriginal(this.panel.hidden));
+  }
+
+  showOriginal(show) {
+    this.panel.hidden = !show;
+    this.cell.root.toggleAttribute("data-original-shown", show);
+    this.toggle.setAttribute("aria-expanded", String(show));
+    this.toggle.textContent = strings[show ? "cell.original.hide" : "cell.original.show"];
+  }
+
+  /** Whether the cell's code differs from the lesson's now. */
+  show() {
+    const edited = this.cell.code !== this.cell.originalCode;
+    this.cell.root.dataset.edited = String(edited);
+    this.badge.hidden = this.toggle.hidden = !edited;
+    if (!edited) this.showOriginal(false);
+  }
+}
