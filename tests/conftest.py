@@ -4,14 +4,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from support.course import content_state, load_course_content, restore_content
+from support.course_site import CourseSite
 from support.local_server import CHROMIUM_ARGS, serve
-from support.site import build_site
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -29,12 +30,30 @@ def course_content_kept(course_content):
     restore_content(state)
 
 
+def _shared_folder(config) -> Path:
+    """The run's temporary folder, the same for every pytest-xdist worker of the run."""
+    base = config._tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # <run>/popen-gwN -> <run>
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last, and the course they need starts building now, in the background."""
+    items.sort(key=lambda item: item.nodeid.startswith("tests/browser/"))
+    if any(item.nodeid.startswith("tests/browser/") for item in items):
+        config.course_site = CourseSite(_shared_folder(config))
+        config.course_site.start_in_background()
+
+
+def pytest_unconfigure(config):
+    if hasattr(config, "course_site"):
+        config.course_site.stop()
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    site_dir = tmp_path_factory.mktemp("site")
-    done = build_site(site_dir)
-    assert done.returncode == 0, done.stderr[-4000:]
-    return site_dir
+def built_site(request) -> Path:
+    """The course, built once per run (support/course_site.py)."""
+    site = getattr(request.config, "course_site", None) or CourseSite(_shared_folder(request.config))
+    return site.get()
 
 
 @pytest.fixture(scope="session")
@@ -67,7 +86,10 @@ def browser():
 
 
 class RequestLog:
-    """Every request the pages and their workers make; anything off the site's origin is aborted."""
+    """Every request the pages and their workers make, and those off the site's origin (there is
+    no network here: such a request fails at once, and the test that reads this log says so).
+    Recorded from the context's events, not by routing every request through the test, which
+    would also keep the browser from caching anything."""
 
     def __init__(self, origin: str):
         self.origin = origin
@@ -79,14 +101,6 @@ class RequestLog:
         if not (request.url.startswith(self.origin + "/") or request.url.startswith(("data:", "blob:"))):
             self.off_origin.append(request.url)
 
-    def route(self, route) -> None:
-        url = route.request.url
-        if url.startswith(self.origin + "/") or url.startswith(("data:", "blob:")):
-            route.continue_()
-        else:
-            self.off_origin.append(url)
-            route.abort()
-
 
 @pytest.fixture(scope="session")
 def request_log(site_url) -> RequestLog:
@@ -94,12 +108,15 @@ def request_log(site_url) -> RequestLog:
 
 
 @pytest.fixture()
-def page(browser, site_url, request_log):
+def page(browser, site_url, request_log, request):
     # Service workers are tested on their own (test_offline.py); here they would precache the
     # whole site in every test's fresh context.
     context = browser.new_context(service_workers="block")
     context.on("request", request_log.record)
-    context.route("**/*", request_log.route)
+    if request.node.get_closest_marker("no_python"):
+        # A test of the page alone (quizzes, storage, layout): Pyodide's files are held back, so
+        # Python does not start and take the machine's cores from the page the test reads.
+        context.route("**/pyodide/**", lambda route: None)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from support.course import course_pages_with_cells
 from support.browser import (cell, editor_text, output_snapshot, replace_code, run_cell, start_then_stop,
                              wait_enhanced, wait_state)
 
@@ -23,25 +24,28 @@ def pages_with_cells(site_dir):
     return found
 
 
-def test_every_cell_reproduces_its_build_output(page, site_url, built_site):
-    listed = pages_with_cells(built_site)
-    assert listed, "the built site has no runnable cells"
-    for path, ids in listed:
-        page.goto(site_url + path)
-        wait_enhanced(page)
-        for cell_id in ids:
-            if cell(page, cell_id).get_attribute("data-cell-kind") == "exercise":
-                continue  # a code exercise's editor: it has no build output to reproduce
-            if "input(" in editor_text(page, cell_id):
-                continue  # it waits for the reader's lines: test_isolation.py answers them
-            before = output_snapshot(page, cell_id)
-            expects_error = cell(page, cell_id).get_attribute("data-raises") is not None
-            state = run_cell(page, cell_id)
-            after = output_snapshot(page, cell_id)
-            assert state == ("error" if expects_error else "done"), (path, cell_id, after)
-            assert after == before, f"{path} {cell_id}: the page's Run differs from the build output"
-            figures = [entry for entry in after if entry[0] == "figure"]
-            assert all(flag is True for _, flag in figures), f"{cell_id}: an empty figure"
+def test_the_pages_with_cells_are_every_built_page_with_cells(built_site):
+    assert [path for path, _ in pages_with_cells(built_site)] == course_pages_with_cells() != []
+
+
+@pytest.mark.parametrize("path", course_pages_with_cells())
+def test_every_cell_reproduces_its_build_output(page, site_url, built_site, path):
+    ids = dict(pages_with_cells(built_site))[path]
+    page.goto(site_url + path)
+    wait_enhanced(page)
+    for cell_id in ids:
+        if cell(page, cell_id).get_attribute("data-cell-kind") == "exercise":
+            continue  # a code exercise's editor: it has no build output to reproduce
+        if "input(" in editor_text(page, cell_id):
+            continue  # it waits for the reader's lines: test_isolation.py answers them
+        before = output_snapshot(page, cell_id)
+        expects_error = cell(page, cell_id).get_attribute("data-raises") is not None
+        state = run_cell(page, cell_id)
+        after = output_snapshot(page, cell_id)
+        assert state == ("error" if expects_error else "done"), (path, cell_id, after)
+        assert after == before, f"{path} {cell_id}: the page's Run differs from the build output"
+        figures = [entry for entry in after if entry[0] == "figure"]
+        assert all(flag is True for _, flag in figures), f"{cell_id}: an empty figure"
     assert not page.js_errors
 
 

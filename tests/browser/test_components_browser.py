@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from support.course import course_pages
 from support.a11y import serious_violations
 from support.browser import cell, component as comp, editor_text, replace_code, wait_enhanced
 from support.site import ROOT
@@ -32,6 +33,7 @@ def visible_rows(stepper):
     return stepper.evaluate("(root) => [...root.querySelectorAll('[data-row]')].filter((r) => !r.hidden).length")
 
 
+@pytest.mark.no_python
 def test_stepper_reveals_rows_with_buttons_and_arrow_keys(page, site_url):
     open_guide(page, site_url)
     stepper = comp(page, "stepper", "guide-sigmoid")
@@ -80,6 +82,7 @@ def test_editable_stepper_recomputes_with_the_same_function_in_pyodide(page, sit
     assert not page.js_errors
 
 
+@pytest.mark.no_python
 def test_mcq_wrong_answer_explains_then_retry_and_persist(page, site_url):
     open_guide(page, site_url)
     mcq = comp(page, "mcq", "guide-mcq")
@@ -108,6 +111,7 @@ def _order(ordering):
     return ordering.evaluate("(root) => [...root.querySelectorAll('li')].map((li) => Number(li.dataset.item))")
 
 
+@pytest.mark.no_python
 def test_ordering_with_buttons_and_keyboard_then_persist(page, site_url):
     open_guide(page, site_url)
     ordering = comp(page, "ordering", "guide-order")
@@ -132,6 +136,7 @@ def test_ordering_with_buttons_and_keyboard_then_persist(page, site_url):
     assert comp(page, "ordering", "guide-order").get_attribute("data-state") == "correct"
 
 
+@pytest.mark.no_python
 def test_reveal_opens_with_keyboard(page, site_url):
     open_guide(page, site_url)
     reveal = comp(page, "reveal", "guide-think")
@@ -145,6 +150,7 @@ def test_reveal_opens_with_keyboard(page, site_url):
     expect(reveal).to_have_attribute("data-state", "closed")
 
 
+@pytest.mark.no_python
 def test_complete_shows_on_home_progress(page, site_url):
     # the guide has a stamp too, but it is not a lesson: the home page counts lessons only
     page.goto(site_url + "/lessons/optimization/")
@@ -165,6 +171,7 @@ def test_complete_shows_on_home_progress(page, site_url):
     assert lessons.count() == int(progress.get_attribute("data-total"))
 
 
+@pytest.mark.no_python
 def test_corrupt_storage_falls_back_to_defaults(page, site_url, built_site):
     ns = namespace(built_site)
     page.add_init_script(f"""(() => {{
@@ -183,6 +190,7 @@ def test_corrupt_storage_falls_back_to_defaults(page, site_url, built_site):
     assert not page.js_errors
 
 
+@pytest.mark.no_python
 def test_components_work_when_storage_throws(page, site_url):
     stacks = []
     page.on("pageerror", lambda exc: stacks.append(exc.stack or ""))
@@ -213,6 +221,7 @@ def test_cell_edits_persist_until_reset(page, site_url):
     assert "w = 4.0" in editor_text(page, "guide-tabs-py")
 
 
+@pytest.mark.no_python
 def test_code_tabs_python_runnable_and_go_highlighted(page, site_url):
     open_guide(page, site_url)
     tabs = page.locator('[data-component="code-tabs"][data-id="guide-tabs"]')
@@ -224,6 +233,7 @@ def test_code_tabs_python_runnable_and_go_highlighted(page, site_url):
     assert not tabs.locator('[data-cell-id="guide-tabs-py"]').is_visible()
 
 
+@pytest.mark.no_python
 def test_glossary_tooltip_on_focus_and_page_list(page, site_url):
     open_guide(page, site_url)
     term = page.locator('[data-component="glossary-term"][data-id="gradient"]').first
@@ -240,6 +250,7 @@ def test_glossary_tooltip_on_focus_and_page_list(page, site_url):
     page.locator("#term-gradient").wait_for(state="visible")  # times out (fails) if it never shows
 
 
+@pytest.mark.no_python
 def test_formulas_are_rendered_at_build_time(page, site_url, built_site):
     html = (built_site / "guide" / "index.html").read_text(encoding="utf-8")
     assert 'class="katex"' in html and 'class="arithmatex"' not in html
@@ -249,6 +260,7 @@ def test_formulas_are_rendered_at_build_time(page, site_url, built_site):
     assert not bad
 
 
+@pytest.mark.no_python
 def test_search_finds_a_bangla_word(page, site_url):
     page.goto(site_url + "/")
     page.locator("input.md-search__input").click()
@@ -267,23 +279,24 @@ def _pages(built_site):
                   for p in built_site.rglob("*.html") if "pyodide" not in p.parts and p.name != "404.html")
 
 
-def test_axe_finds_no_serious_violations_on_any_page(page, site_url, built_site):
+def test_the_checks_of_every_page_cover_every_built_page(built_site):
+    assert course_pages() == _pages(built_site) and len(course_pages()) >= 8
+
+
+@pytest.mark.no_python
+@pytest.mark.parametrize("path", course_pages())
+def test_axe_finds_no_serious_violations_on_any_page(page, site_url, path):
     """axe-core (npm, injected by the test only) on every whole page: theme, cells, components."""
-    problems = {}
-    pages = _pages(built_site)
-    assert len(pages) >= 8
-    for path in pages:
-        page.goto(site_url + path)
-        page.wait_for_load_state("load")
-        page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")
-        result = serious_violations(page)
-        if result:
-            problems[path] = result
-    assert not problems, problems
+    page.goto(site_url + path)
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")
+    found = serious_violations(page)
+    assert not found, (path, found)
 
 
 @pytest.mark.parametrize("path", ["/", GUIDE, "/demo/", "/lessons/optimization/", "/lessons/numerical-stability/",
                                   "/lessons/vanishing-gradients/", "/lessons/smaller-models/", "/lessons/capstone/"])
+@pytest.mark.no_python
 def test_mobile_width_no_page_scroll_and_big_tap_targets(page, site_url, path):
     page.set_viewport_size({"width": 360, "height": 800})
     page.goto(site_url + path)

@@ -21,6 +21,7 @@ def open_guide(page, site_url):
     wait_enhanced(page)
 
 
+@pytest.mark.no_python
 def test_predict_reveals_the_cells_real_output_and_remembers(page, site_url):
     open_guide(page, site_url)
     predict = comp(page, "predict", "guide-predict")
@@ -89,6 +90,7 @@ def test_exercise_fail_hints_solution_pass_and_persist(page, site_url):
     assert not page.js_errors
 
 
+@pytest.mark.no_python
 def test_exercise_solution_on_request_and_corrupt_storage(page, site_url, built_site):
     import re
     ns = re.search(r'storageNamespace = "([^"]+)"',

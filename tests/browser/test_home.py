@@ -35,6 +35,7 @@ def card(page, lesson_id):
     return page.locator(f'[data-component="progress"] [data-lesson="{lesson_id}"]')
 
 
+@pytest.mark.no_python
 def test_the_lessons_in_course_order_with_summary_time_needs_and_counts(page, site_url):
     lessons = course_lessons()
     assert len(lessons) == 5

@@ -59,6 +59,7 @@ def export_file(site_name_id: str, items: list[dict], **changes) -> str:
     return json.dumps({**data, **changes}, ensure_ascii=False)
 
 
+@pytest.mark.no_python
 def test_export_is_one_file_of_every_item_valid_against_the_schema(page, site_url, built_site):
     do_some_work(page, site_url)
     ns = namespace(built_site)
@@ -86,6 +87,7 @@ def test_export_is_one_file_of_every_item_valid_against_the_schema(page, site_ur
     assert not page.js_errors
 
 
+@pytest.mark.no_python
 def test_the_file_brings_the_work_to_another_device_serving_the_course_elsewhere(page, site_url, browser,
                                                                                     course_server, tmp_path):
     do_some_work(page, site_url)
@@ -115,6 +117,7 @@ def test_the_file_brings_the_work_to_another_device_serving_the_course_elsewhere
     other.close()
 
 
+@pytest.mark.no_python
 def test_merging_keeps_whichever_item_was_saved_later(page, site_url, built_site, tmp_path):
     do_some_work(page, site_url)  # saved now: between the file's old and future times below
     open_home(page, site_url)
@@ -165,6 +168,7 @@ BAD_FILES = {
 }
 
 
+@pytest.mark.no_python
 @pytest.mark.parametrize("case", BAD_FILES)
 def test_a_wrong_file_is_refused_in_bangla_and_nothing_is_lost(page, site_url, built_site, tmp_path, case):
     ns = namespace(built_site)
@@ -181,6 +185,7 @@ def test_a_wrong_file_is_refused_in_bangla_and_nothing_is_lost(page, site_url, b
     assert not page.js_errors
 
 
+@pytest.mark.no_python
 def test_erasing_asks_first_escape_cancels_and_yes_erases_this_course_only(page, site_url):
     do_some_work(page, site_url)
     open_home(page, site_url)

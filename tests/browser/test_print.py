@@ -73,6 +73,7 @@ def printed(page) -> str:
     return pdf_text(page.pdf(format="A4"))
 
 
+@pytest.mark.no_python
 @pytest.mark.parametrize("slug", LESSONS)
 def test_a_printed_lesson_has_its_headings_and_steps_and_no_buttons_or_answers(page, site_url, slug):
     source = (ROOT / "site" / "lessons" / slug / "index.md").read_text(encoding="utf-8")

@@ -40,3 +40,24 @@ def restore_content(state) -> None:
     for name, module in modules.items():
         if package is not None and name != CONTENT_PACKAGE:
             setattr(package, name.rsplit(".", 1)[1], module)
+
+
+def course_pages() -> list[str]:
+    """Every page of the course (site/**/index.md) by its address in the built site, "/" first."""
+    pages = []
+    for path in (ROOT / "site").rglob("index.md"):
+        folder = path.parent.relative_to(ROOT / "site").as_posix()
+        pages.append("/" if folder == "." else f"/{folder}/")
+    return sorted(pages)
+
+
+def course_pages_with_cells() -> list[str]:
+    """The pages of course_pages() whose Markdown has runnable cells or code exercises."""
+    from py_lessons.plugin.page.fences import read_fences
+
+    found = []
+    for url in course_pages():
+        source = (ROOT / "site" / url.strip("/") / "index.md").read_text(encoding="utf-8")
+        if any(fence.name in ("pycell", "exercise") for fence in read_fences(source)):
+            found.append(url)
+    return found

@@ -1,18 +1,76 @@
-"""Building sites in tests: this course, and small throw-away sites that use the plugin."""
+"""Building sites in tests: this course, and small throw-away sites that use the plugin.
+
+A build is a real ``mkdocs build --strict``, run in the test's own process as the command runs it
+(mkdocs.__main__: load the config, the plugins' startup and shutdown around ``build``): what the
+command would print is collected from the ``mkdocs`` loggers. In one process the plugin keeps its
+build-time Pyodide started between builds on the same staged Pyodide (execute/build_python.py),
+so a small site's build takes a second or two instead of ten. ``build_site_subprocess`` is the
+command itself, for the few tests that must see it.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
+
+from .course import content_state, restore_content
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
+@dataclass
+class Built:
+    returncode: int
+    stderr: str    # what `mkdocs build` would have printed: its log, and why it stopped
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+        self.lines: list[str] = []
+
+    def emit(self, record):
+        self.lines.append(self.format(record))
+
+
+def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> Built:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    collect = _Collect()
+    logger = logging.getLogger("mkdocs")
+    level = logger.level
+    logger.addHandler(collect)
+    logger.setLevel(logging.INFO)
+    state = content_state()  # the test process's own course modules are back afterwards
+    returncode = 0
+    try:
+        cfg = load_config(str(config), strict=True, site_dir=str(site_dir))
+        cfg.plugins.on_startup(command="build", dirty=False)
+        try:
+            build(cfg)
+        finally:
+            cfg.plugins.on_shutdown()
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the command prints it and exits 1
+        collect.lines.append(f"Error: {exc}")
+        returncode = 1
+    finally:
+        logger.removeHandler(collect)
+        logger.setLevel(level)
+        restore_content(state)
+    return Built(returncode, "\n".join(collect.lines))
+
+
+def build_site_subprocess(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess:
+    """The command a course author types, in a process of its own."""
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "--site-dir", str(site_dir)],
         capture_output=True, text=True, cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},

@@ -10,6 +10,7 @@ that names the page and line.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import threading
@@ -44,6 +45,27 @@ def runner_key(staged_key: str) -> str:
     return digest.hexdigest()[:20]
 
 
+# A started runner outlives the engine that started it, for the next engine of this process on the
+# same staged Pyodide (a rebuild under `serve` with new settings, builds run in one process):
+# starting Pyodide under Node.js is seconds. One is kept; the process's end stops it.
+_spare: dict[Path, PyodideRunner] = {}
+
+
+def _park(runner: PyodideRunner) -> None:
+    for other in _spare.values():
+        other.close()
+    _spare.clear()
+    if runner.running:
+        _spare[runner.staged_dir] = runner
+
+
+@atexit.register
+def _close_spare() -> None:
+    for runner in _spare.values():
+        runner.close()
+    _spare.clear()
+
+
 class BuildPython:
     def __init__(self, staged_dir: Path, staged_key: str, modules: dict[str, Path], cache_dir: Path,
                  timeout: float):
@@ -61,7 +83,7 @@ class BuildPython:
             self._warming.join()
             self._warming = None
         if self._runner is None:
-            self._runner = PyodideRunner(self.staged_dir)
+            self._runner = _spare.pop(self.staged_dir, None) or PyodideRunner(self.staged_dir)
         return self._runner
 
     def _cells_key(self, texts: list[str]) -> str:
@@ -160,6 +182,9 @@ class BuildPython:
         the author's first edit of a cell does not wait for it."""
         if self._runner is not None or self._warming is not None:
             return
+        if self.staged_dir in _spare:
+            self._runner = _spare.pop(self.staged_dir)
+            return
 
         def start(runner: PyodideRunner) -> None:
             try:
@@ -174,11 +199,12 @@ class BuildPython:
         self._warming.start()
 
     def close(self) -> None:
+        """This engine is done: its runner is kept for the next one (see _spare)."""
         if self._warming is not None:
             self._warming.join()
             self._warming = None
         if self._runner is not None:
-            self._runner.close()
+            _park(self._runner)
             self._runner = None
 
 

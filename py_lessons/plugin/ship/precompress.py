@@ -11,14 +11,34 @@ serve files as they are. The service worker lists only the originals (the browse
 from __future__ import annotations
 
 import gzip
+import hashlib
+import os
 from pathlib import Path
 
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".wasm", ".ttf", ".txt", ".ipynb", ".py"}
 MIN_BYTES = 1024  # below this the header overhead eats the gain
 MAX_RATIO = 0.9   # keep a copy only when it saves at least a tenth
+# Files this big are the same in every build (Pyodide's WebAssembly and loader): their copies are
+# kept in ``cache_dir`` by content, so a rebuild does not spend seconds compressing them again.
+CACHED_FROM = 1_000_000
 
 
-def precompress(site_dir: Path) -> dict:
+def _compressed(data: bytes, cache_dir: Path | None) -> bytes:
+    if cache_dir is None or len(data) < CACHED_FROM:
+        return gzip.compress(data, compresslevel=9, mtime=0)  # mtime 0: same bytes every build
+    kept = cache_dir / f"{hashlib.sha256(data).hexdigest()}.gz"
+    try:
+        return kept.read_bytes()
+    except OSError:
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        part = kept.with_name(f"{kept.name}.{os.getpid()}.part")
+        part.write_bytes(packed)
+        os.replace(part, kept)
+        return packed
+
+
+def precompress(site_dir: Path, cache_dir: Path | None = None) -> dict:
     """Write the .gz siblings; returns {"files", "bytes", "gzip_bytes"} of those written."""
     written = {"files": 0, "bytes": 0, "gzip_bytes": 0}
     for path in sorted(site_dir.rglob("*")):
@@ -27,7 +47,7 @@ def precompress(site_dir: Path) -> dict:
         data = path.read_bytes()
         if len(data) < MIN_BYTES:
             continue
-        packed = gzip.compress(data, compresslevel=9, mtime=0)  # mtime 0: same bytes every build
+        packed = _compressed(data, cache_dir)
         sibling = path.with_name(path.name + ".gz")
         if len(packed) > MAX_RATIO * len(data):
             sibling.unlink(missing_ok=True)

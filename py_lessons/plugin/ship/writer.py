@@ -15,6 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..base import dependencies
 from ..base.errors import LessonError
 from ..base.fonts import PLOT_FONT, PRELOADED_FONTS
 from ..base.layout import ASSETS_URL, VENDOR_URL, SiteLayout
@@ -112,7 +113,8 @@ class SiteWriter:
         if self.offline:
             self._service_worker(site_dir)
         if self.precompressed:
-            packed = precompress(site_dir)  # last: it covers every file written above, sw.js too
+            # last: it covers every file written above, sw.js too
+            packed = precompress(site_dir, dependencies.user_cache() / "gzip")
             log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB", packed["files"],
                      packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6)
 
