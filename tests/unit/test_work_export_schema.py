@@ -56,3 +56,21 @@ def _changed(path, value):
 ])
 def test_the_schema_refuses_what_the_page_refuses(path, value):
     assert list(VALIDATOR.iter_errors(_changed(path, value)))
+
+
+def test_the_page_reads_the_files_format_version_and_key_pattern_from_this_schema():
+    """my-work.js and lib/store.js take what a work file is from site.js, which the build writes
+    from the schema itself: the page and the schema cannot disagree on these."""
+    import re
+
+    from py_lessons.plugin.ship.writer import work_file_format
+
+    schema = VALIDATOR.schema
+    assert work_file_format() == {"format": schema["properties"]["format"]["const"],
+                                  "version": schema["properties"]["version"]["const"],
+                                  "keyPattern": schema["properties"]["items"]["items"]["properties"]["key"]["pattern"]}
+    assert re.fullmatch(work_file_format()["keyPattern"].strip("^$"), "cell:/lessons/optimization/:opt-try")
+    store = (SCHEMA.parents[1] / "assets" / "lib" / "store.js").read_text(encoding="utf-8")
+    assert "new RegExp(workFile.keyPattern)" in store and "KIND:REST" in store
+    work = (SCHEMA.parents[1] / "assets" / "components" / "my-work.js").read_text(encoding="utf-8")
+    assert '"pathshala-work"' not in work and "VERSION = 1" not in work  # no second copy of the schema's constants

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, Callable, ClassVar, Protocol
 
 from ....runtime.numbers import bn_digits
 from ...base.html import md_block, text
@@ -52,19 +52,23 @@ class Component:
     script: ClassVar[str | None] = None  # its behaviour in the page, under assets/pathshala/components/
     question: ClassVar[bool] = False     # a reader's answer to it counts towards a lesson's progress
     lists_lessons: ClassVar[bool] = False  # it shows the course's lessons
+    # For a kind whose reading and HTML need nothing of the page or the course: the functions
+    # (body -> parsed, parsed -> HTML) that parse() and render() call.
+    read: ClassVar[Callable[[str], Any] | None] = None
+    html: ClassVar[Callable[[Any], str] | None] = None
 
     def __init__(self, course: Course):
         self.course = course
 
     def parse(self, body: str, page: PageModel) -> Any:
         """The block's body, read and checked; BlockError says what is wrong."""
-        raise NotImplementedError
+        return type(self).read(body)
 
     def check(self, parsed: Any, page: PageModel, python: BuildPython) -> None:
         """Once the page's cells have run: what depends on them (the build's Pyodide may be asked)."""
 
     def render(self, parsed: Any, page: PageModel) -> str:
-        raise NotImplementedError
+        return type(self).html(parsed)
 
     def notebook(self, parsed: Any) -> NotebookPart | None:
         """None: a learner in Jupyter has no use for it."""

@@ -34,25 +34,6 @@ from .base import Component, NotebookPart, render_hints
 DEFAULT_ATTEMPTS = 3
 
 
-class Exercise(Component):
-    kind = "exercise"
-    script = "exercise.js"
-
-    def parse(self, body, page):
-        return parse(body)
-
-    def check(self, parsed, page, python):
-        verify(parsed, lambda code, checks: python.check_exercise(page, code, checks))
-
-    def render(self, parsed, page):
-        return render(parsed)
-
-    def notebook(self, parsed):
-        # the code cell is tagged like a cell meant to fail: a starter's blanks (___) stop Jupyter's Run all
-        return NotebookPart(f"**{t('exercise.label')}**\n\n{parsed['prompt'].strip()}\n\n{t('download.exercise')}",
-                            code=parsed["starter"], cell_id=editor_id(parsed["id"]))
-
-
 def _code(data: dict, key: str, cid: str) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
@@ -88,7 +69,7 @@ def verify(parsed: dict, run_checks) -> None:
         result = solved["result"]
         where = "the solution itself" if solved["stage"] == "code" else "the checks, run after the solution,"
         raise BlockError(f"exercise '{cid}': {where} raised {result['error']}: {result['message']}\n"
-                             f"{result.get('traceback', '')}")
+                         f"{result.get('traceback', '')}")
     started = run_checks(parsed["starter"], parsed["checks"])
     if started["stage"] == "checks" and started["result"]["ok"]:
         raise BlockError(f"exercise '{cid}': the starter code already passes the checks, "
@@ -115,3 +96,18 @@ def render(parsed: dict) -> str:
         f'<div class="pz-answer-body"><pre class="pz-solution-code" data-solution-code>{escape(parsed["solution"], quote=False)}</pre>'
         f'</div></details></div>'
     )
+
+
+class Exercise(Component):
+    kind = "exercise"
+    script = "exercise.js"
+    read = staticmethod(parse)
+    html = staticmethod(render)
+
+    def check(self, parsed, page, python):
+        verify(parsed, lambda code, checks: python.check_exercise(page, code, checks))
+
+    def notebook(self, parsed):
+        # the code cell is tagged like a cell meant to fail: a starter's blanks (___) stop Jupyter's Run all
+        return NotebookPart(f"**{t('exercise.label')}**\n\n{parsed['prompt'].strip()}\n\n{t('download.exercise')}",
+                            code=parsed["starter"], cell_id=editor_id(parsed["id"]))

@@ -46,30 +46,13 @@ def imports_of(source: str) -> str:
     return "\n".join(f"import {n}" for n in dict.fromkeys(wanted))
 
 
-class Explorable(Component):
-    kind = KIND
-    script = "explorable.js"
-
-    def parse(self, body, page):
-        return parse(body)
-
-    def check(self, parsed, page, python):
-        draw(parsed, lambda *call: python.call(page, *call))
-
-    def render(self, parsed, page):
-        return render(parsed)
-
-    def notebook(self, parsed):
-        return NotebookPart(t("download.explorable", caption=parsed["caption"]))
-
-
 def parse(source: str) -> dict:
     data = read_block(source, KIND, {"id", "function"}, {"values", "caption"})
     cid = block_id(data, KIND)
     name = str(data["function"])
     if name not in explorables.EXPLORABLES:
         raise BlockError(f"explorable '{cid}': unknown function {name!r} "
-                             f"(known: {', '.join(sorted(explorables.EXPLORABLES)) or 'none'})")
+                         f"(known: {', '.join(sorted(explorables.EXPLORABLES)) or 'none'})")
     values = data.get("values") or {}
     if not isinstance(values, dict):
         raise BlockError(f"explorable '{cid}': values must be a mapping of parameter name to number")
@@ -95,7 +78,7 @@ def draw(parsed: dict, call: Callable[[str, str, dict, str, str], dict]) -> None
                   parsed["source_sha"])
     if not answer["ok"]:
         raise BlockError(f"explorable '{parsed['id']}' ({parsed['function']}): "
-                             f"{answer['error']}: {answer['message']}")
+                         f"{answer['error']}: {answer['message']}")
     parsed["svg"] = answer["value"]["svg"]
 
 
@@ -147,3 +130,16 @@ def render(parsed: dict) -> str:
         f'<p class="pz-status" role="status" aria-live="polite" data-status></p>'
         f'</div>'
     )
+
+
+class Explorable(Component):
+    kind = KIND
+    script = "explorable.js"
+    read = staticmethod(parse)
+    html = staticmethod(render)
+
+    def check(self, parsed, page, python):
+        draw(parsed, lambda *call: python.call(page, *call))
+
+    def notebook(self, parsed):
+        return NotebookPart(t("download.explorable", caption=parsed["caption"]))

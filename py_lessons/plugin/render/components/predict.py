@@ -23,27 +23,6 @@ from ..cell_html import render_items
 from .base import Component, NotebookPart
 
 
-class Predict(Component):
-    kind = "predict"
-    script = "predict.js"
-
-    def parse(self, body, page):
-        return parse(body)
-
-    def check(self, parsed, page, python):
-        outputs = page.outputs_by_cell_id()
-        if parsed["cell"] not in outputs:
-            known = ", ".join(sorted(outputs)) or "none"
-            raise BlockError(f"predict '{parsed['id']}': there is no pycell with id '{parsed['cell']}' on this page "
-                             f"(cells here: {known})")
-
-    def render(self, parsed, page):
-        return render(parsed, page.outputs_by_cell_id())
-
-    def notebook(self, parsed):
-        return NotebookPart(f"**{t('predict.label')}** {parsed['question'].strip()}")
-
-
 def parse(source: str) -> dict:
     data = read_block(source, "predict", {"id", "cell", "question"})
     cid = block_id(data, "predict")
@@ -83,3 +62,22 @@ def render(parsed: dict, outputs: dict) -> str:
         f'<div class="pz-answer-body"><p class="pz-quiz-hint">{text(t("predict.note"))}</p>'
         f'<div class="pycell-output" data-predict-output>{_unique_svg_ids(body, cid)}</div></div></details></div>'
     )
+
+
+class Predict(Component):
+    kind = "predict"
+    script = "predict.js"
+    read = staticmethod(parse)
+
+    def check(self, parsed, page, python):
+        outputs = page.outputs_by_cell_id()
+        if parsed["cell"] not in outputs:
+            known = ", ".join(sorted(outputs)) or "none"
+            raise BlockError(f"predict '{parsed['id']}': there is no pycell with id '{parsed['cell']}' on this page "
+                         f"(cells here: {known})")
+
+    def render(self, parsed, page):
+        return render(parsed, page.outputs_by_cell_id())
+
+    def notebook(self, parsed):
+        return NotebookPart(f"**{t('predict.label')}** {parsed['question'].strip()}")

@@ -28,40 +28,6 @@ from ...base.yaml_blocks import block_id, check_keys, nonempty_text, read_block
 from .base import Component, NotebookPart, stable_permutation
 
 
-class Mcq(Component):
-    kind = "mcq"
-    script = "quiz.js"
-    question = True
-
-    def parse(self, body, page):
-        return parse_mcq(body)
-
-    def render(self, parsed, page):
-        return render_mcq(parsed)
-
-    def notebook(self, parsed):
-        choices = "\n".join(f"- {choice['text'].strip()}" for choice in parsed["choices"])
-        return NotebookPart(f"**{t('quiz.mcq.label')}**\n\n{parsed['question'].strip()}\n\n{choices}\n\n"
-                            f"{t('download.quiz')}")
-
-
-class Ordering(Component):
-    kind = "ordering"
-    script = "quiz.js"
-    question = True
-
-    def parse(self, body, page):
-        return parse_ordering(body)
-
-    def render(self, parsed, page):
-        return render_ordering(parsed)
-
-    def notebook(self, parsed):  # shuffled as on the page: the order is the question
-        items = "\n".join(f"- {parsed['items'][i]}" for i in stable_permutation(parsed["id"], len(parsed["items"])))
-        return NotebookPart(f"**{t('quiz.ordering.label')}**\n\n{parsed['question'].strip()}\n\n{items}\n\n"
-                            f"{t('download.quiz')}")
-
-
 def parse_mcq(source: str) -> dict:
     data = read_block(source, "mcq", {"id", "question", "choices"})
     cid = block_id(data, "mcq")
@@ -157,3 +123,29 @@ def render_ordering(parsed: dict) -> str:
         f'<button type="button" class="pz-button" data-action="retry" hidden>{text(t("quiz.retry"))}</button></div>'
         f'{_feedback(cid)}{explain}</div>'
     )
+
+
+class Mcq(Component):
+    kind = "mcq"
+    script = "quiz.js"
+    read = staticmethod(parse_mcq)
+    html = staticmethod(render_mcq)
+    question = True
+
+    def notebook(self, parsed):
+        choices = "\n".join(f"- {choice['text'].strip()}" for choice in parsed["choices"])
+        return NotebookPart(f"**{t('quiz.mcq.label')}**\n\n{parsed['question'].strip()}\n\n{choices}\n\n"
+                            f"{t('download.quiz')}")
+
+
+class Ordering(Component):
+    kind = "ordering"
+    script = "quiz.js"
+    read = staticmethod(parse_ordering)
+    html = staticmethod(render_ordering)
+    question = True
+
+    def notebook(self, parsed):  # shuffled as on the page: the order is the question
+        items = "\n".join(f"- {parsed['items'][i]}" for i in stable_permutation(parsed["id"], len(parsed["items"])))
+        return NotebookPart(f"**{t('quiz.ordering.label')}**\n\n{parsed['question'].strip()}\n\n{items}\n\n"
+                            f"{t('download.quiz')}")

@@ -24,22 +24,6 @@ from .base import Component, NotebookPart, render_hints
 KINDS = ("exercise", "thinking")
 
 
-class Reveal(Component):
-    kind = "reveal"
-    script = "reveal.js"
-
-    def parse(self, body, page):
-        return parse(body)
-
-    def render(self, parsed, page):
-        return render(parsed)
-
-    def notebook(self, parsed):
-        return NotebookPart(f"**{t('reveal.kind.' + parsed['kind'])}:** {parsed['question'].strip()}\n\n"
-                            f"<details><summary>{escape(t('reveal.show'))}</summary>\n\n{parsed['answer'].strip()}"
-                            f"\n\n</details>")
-
-
 def parse(source: str) -> dict:
     data = read_block(source, "reveal", {"id", "question", "answer"}, {"kind", "hints"})
     cid = block_id(data, "reveal")
@@ -63,3 +47,15 @@ def render(parsed: dict) -> str:
         f'<details class="pz-answer" data-answer><summary data-action="solution">{text(t("reveal.show"))}</summary>'
         f'<div class="pz-answer-body">{md_block(parsed["answer"])}</div></details></div>'
     )
+
+
+class Reveal(Component):
+    kind = "reveal"
+    script = "reveal.js"
+    read = staticmethod(parse)
+    html = staticmethod(render)
+
+    def notebook(self, parsed):
+        return NotebookPart(f"**{t('reveal.kind.' + parsed['kind'])}:** {parsed['question'].strip()}\n\n"
+                            f"<details><summary>{escape(t('reveal.show'))}</summary>\n\n{parsed['answer'].strip()}"
+                            f"\n\n</details>")

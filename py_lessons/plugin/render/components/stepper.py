@@ -26,27 +26,13 @@ from .base import Component, NotebookPart
 KIND = "stepper"
 
 
-class Stepper(Component):
-    kind = KIND
-    script = "stepper.js"
-
-    def parse(self, body, page):
-        return parse(body)
-
-    def render(self, parsed, page):
-        return render(parsed)
-
-    def notebook(self, parsed):
-        return NotebookPart(notebook_table(parsed))
-
-
 def parse(source: str) -> dict:
     data = read_block(source, KIND, {"id", "function"}, {"inputs", "editable", "caption"})
     cid = block_id(data, KIND)
     name = str(data["function"])
     if name not in steppers.STEPPERS:
         raise BlockError(f"stepper '{cid}': unknown function {name!r} "
-                             f"(known: {', '.join(sorted(steppers.STEPPERS))})")
+                         f"(known: {', '.join(sorted(steppers.STEPPERS))})")
     inputs = data.get("inputs") or {}
     if not isinstance(inputs, dict):
         raise BlockError(f"stepper '{cid}': inputs must be a mapping of input name to value")
@@ -148,3 +134,13 @@ def notebook_table(parsed: dict) -> str:
     caption = f"**{parsed['caption'].strip()}**\n\n" if parsed.get("caption") else ""
     editable = f"\n\n{t('download.stepper.editable')}" if parsed.get("editable") else ""
     return caption + "\n".join(rows) + editable
+
+
+class Stepper(Component):
+    kind = KIND
+    script = "stepper.js"
+    read = staticmethod(parse)
+    html = staticmethod(render)
+
+    def notebook(self, parsed):
+        return NotebookPart(notebook_table(parsed))
