@@ -78,10 +78,13 @@ def main(argv: list[str] | None = None) -> None:
     stop = threading.Event()
     threading.Thread(target=_report, args=(summary, stop), daemon=True).start()
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
+        server.serve_forever(until_interrupted=True)
+    except KeyboardInterrupt:  # where signals cannot be handled by the loop (Windows)
         pass
     finally:
         stop.set()
-        server.server_close()
+        try:
+            server.server_close()
+        except KeyboardInterrupt:
+            pass
         print("\n" + summary_line(summary.snapshot()), flush=True)

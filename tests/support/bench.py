@@ -1,7 +1,8 @@
 """Benchmark of the reader's experience; prints JSON (numbers, never pass/fail).
 
     ./pathshala bench [--repeat 5] [--phone]
-    ./pathshala bench --load          the classroom load test instead (support/load.py)
+    ./pathshala bench --load          the classroom load test instead (support/load.py; --host-from DIR
+                                      measures another checkout's host under the same load)
     ./pathshala bench --lighthouse    Lighthouse on the home page and every lesson instead
                                       (support/bench_lighthouse.py; --repeat runs per page)
     ./pathshala bench --author        the author's save -> reload under `mkdocs serve` instead
@@ -281,6 +282,8 @@ def main(argv=None) -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--phone", action="store_true", help="also measure the phone profile")
     parser.add_argument("--load", action="store_true", help="run the classroom load test on the host instead")
+    parser.add_argument("--host-from", type=Path, default=None,
+                        help="with --load: the host of another checkout (e.g. a worktree of an older commit)")
     parser.add_argument("--lighthouse", action="store_true",
                         help="run Lighthouse on the home page and every lesson instead (support/bench_lighthouse.py)")
     parser.add_argument("--off", action="append", default=[], choices=LEVERS,
@@ -300,7 +303,8 @@ def main(argv=None) -> None:
     site = Path(tempfile.mkdtemp(prefix="pathshala-bench-"))
     _build(site, args.off)
     if args.load:
-        print(json.dumps({"classroom_load": classroom_load(site)}, indent=1, ensure_ascii=False))
+        load = classroom_load(site, args.host_from) if args.host_from else classroom_load(site)
+        print(json.dumps({"classroom_load": load}, indent=1, ensure_ascii=False))
         shutil.rmtree(site, ignore_errors=True)
         return
     if args.lighthouse:

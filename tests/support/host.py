@@ -4,6 +4,7 @@ on 127.0.0.1 and a free port, exactly as `./pathshala host` starts it (never wit
 from __future__ import annotations
 
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,10 +15,14 @@ from .site import ROOT
 _URL = re.compile(r"at (http://127\.0\.0\.1:\d+)/")
 
 
-def start_host(site: Path, *args: str) -> tuple[subprocess.Popen, str]:
-    """Start the host on ``site``; returns (process, base URL) once it listens."""
-    process = subprocess.Popen([sys.executable, "-u", "-m", "py_lessons.host", str(site), "--port", "0", *args],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def start_host(site: Path, *args: str, checkout: Path = ROOT, nofile: str | None = None) -> tuple[subprocess.Popen, str]:
+    """Start the host on ``site``; returns (process, base URL) once it listens. ``checkout``: the
+    project whose py_lessons.host runs (another worktree, to measure an older host); ``nofile``:
+    run it under ``prlimit --nofile=SOFT:HARD``."""
+    command = [sys.executable, "-u", "-m", "py_lessons.host", str(site), "--port", "0", *args]
+    if nofile:
+        command = [shutil.which("prlimit"), f"--nofile={nofile}", "--", *command]
+    process = subprocess.Popen(command, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     first = process.stdout.readline()  # printed once the socket listens
     found = _URL.search(first)
     if not found:

@@ -18,6 +18,11 @@ Prints JSON (figures, never pass/fail):
                        running): MB, seconds per client, errors
   host                 the host process's memory (RSS idle, peak while loaded, from /proc) and
                        its own summary line at the end (MB sent, downloads cut off)
+  slow_clients_256     another host, under `prlimit --nofile=256:256` (macOS's default limit): 300
+                       connections that never finish their request, then one learner: seconds until
+                       the lesson's page and its first visit's files arrived, errors, the host's
+                       CPU seconds over that time (a busy accept loop shows here)
+--host-from DIR: the host of another checkout (a worktree of an older commit), the same load.
 Traffic to 127.0.0.1 only; every loop is bounded in count and every wait in time.
 """
 
@@ -38,6 +43,7 @@ import time
 from pathlib import Path
 
 from .host import start_host, stop_host
+from .site import ROOT
 from .local_server import CHROMIUM_ARGS
 
 LESSON = "/lessons/numerical-stability/"  # a lesson whose first cell uses NumPy
@@ -252,10 +258,49 @@ def _page_paths(site: Path) -> list[str]:
     return paths
 
 
-def classroom_load(site: Path) -> dict:
+SLOW_CLIENTS = 300
+SLOW_LIMIT = "256:256"
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def slow_clients(site: Path, paths: list[str], checkout: Path) -> dict:
+    """SLOW_CLIENTS connections that send half a request and wait, then a learner's first visit."""
+    process, url = start_host(site, checkout=checkout, nofile=SLOW_LIMIT)
+    port = int(url.rsplit(":", 1)[1])
+    held = []
+    try:
+        for _ in range(SLOW_CLIENTS):
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+                held.append(sock)
+            except OSError:
+                break
+        cpu = _cpu_seconds(process.pid)
+        began = time.perf_counter()
+        done: dict = {}
+        worker = threading.Thread(target=lambda: done.update(visit(url, paths, CONNECTIONS_PER_CLIENT)), daemon=True)
+        worker.start()
+        worker.join(timeout=PHASE_LIMIT_S)
+        seconds = time.perf_counter() - began
+        return {"limit": SLOW_LIMIT, "slow_connections": len(held),
+                "learner_first_visit_s": round(seconds, 2) if done else None,
+                "learner_errors": done.get("errors", "did not finish"),
+                "host_cpu_s": round(_cpu_seconds(process.pid) - cpu, 2)}
+    finally:
+        for sock in held:
+            sock.close()
+        stop_host(process)
+
+
+def classroom_load(site: Path, checkout: Path = ROOT) -> dict:
     from playwright.sync_api import sync_playwright
 
-    process, url = start_host(site)
+    process, url = start_host(site, checkout=checkout)
     try:
         idle_mb = _rss_mb(process.pid)
         with sync_playwright() as playwright:
@@ -305,6 +350,8 @@ def classroom_load(site: Path) -> dict:
         "readers_200": readers,
         "host": {"rss_idle_mb": round(idle_mb, 1), "rss_peak_mb": round(max(peak_mb, high_water_mb), 1),
                  "summary": final[-1] if final else None},
+        "slow_clients_256": slow_clients(site, paths, checkout),
+        "host_from": str(checkout),
         "cpu_count": os.cpu_count(), "load_average_before": load_average_before,
         "load_average_during": load_average_during, "load_average_after": os.getloadavg(),
     }
@@ -313,8 +360,9 @@ def classroom_load(site: Path) -> dict:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, required=True, help="a built site (mkdocs build's site_dir)")
+    parser.add_argument("--host-from", type=Path, default=ROOT, help="a checkout whose py_lessons.host runs")
     args = parser.parse_args(argv)
-    print(json.dumps({"classroom_load": classroom_load(args.site)}, indent=1, ensure_ascii=False))
+    print(json.dumps({"classroom_load": classroom_load(args.site, args.host_from)}, indent=1, ensure_ascii=False))
 
 
 if __name__ == "__main__":
