@@ -19,20 +19,13 @@ from support.a11y import serious_violations
 from support.browser import cell, editor_text, replace_code, wait_enhanced
 from support.local_server import CHROMIUM_ARGS, serve
 from support.site import ROOT
+from support.work import precached_bytes
 
 pytestmark = pytest.mark.browser
 
 LESSON = "/lessons/optimization/"
 OFFLINE_MODULE = "document.querySelector('script[src$=\"assets/pathshala/site/offline.js\"]').src"
 MARKER = "second-build-marker"
-
-
-def precached_bytes(site) -> int:
-    """What the offline copy must weigh: every file the build's sw.js lists, as it is on disk."""
-    sw = (site / "sw.js").read_text(encoding="utf-8")
-    urls = re.findall(r'\{"revision":"[^"]+","url":"([^"]+)"\}', sw)
-    assert len(urls) > 100
-    return sum((site / url).stat().st_size for url in urls)
 
 
 def offline_api(page, call: str):

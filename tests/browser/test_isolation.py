@@ -13,8 +13,8 @@ import urllib.request
 import pytest
 
 from support.a11y import serious_violations
-from support.browser import (cell, output_snapshot, replace_code, run_cell, stop_keeps_session_variables,
-                             wait_enhanced, wait_state)
+from support.browser import (answer_input, cell, output_snapshot, replace_code, run_cell,
+                             stop_keeps_session_variables, wait_enhanced, wait_state)
 from support.local_server import CHROMIUM_ARGS, serve
 from support.site import ROOT
 from py_lessons.runtime.catalogue import t
@@ -44,19 +44,6 @@ def stdin_of(cell_id):
     """The lines a guide cell's input() was given at build, from the lesson source itself."""
     source = (ROOT / "site" / "guide" / "index.md").read_text(encoding="utf-8")
     return re.search(rf'```pycell id="{cell_id}" stdin="([^"]*)"', source).group(1).split("|")
-
-
-def answer(page, cell_id, prompt, line, *, press_enter=True):
-    """Wait for input(prompt)'s field, type ``line`` and send it; wait until Python echoed it."""
-    form = cell(page, cell_id).locator("[data-input-form]")
-    form.locator("label", has_text=prompt).wait_for(timeout=90_000)
-    form.locator("[data-input]").fill(line)
-    if press_enter:
-        form.locator("[data-input]").press("Enter")
-    else:
-        form.locator('[data-action="send-input"]').click()
-    page.wait_for_function("([id, echo]) => document.querySelector(`[data-cell-id=\"${id}\"] [data-output]`)"
-                           ".textContent.includes(echo)", arg=[cell_id, f"{prompt} {line}\n"])
 
 
 def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(browser, plain_host):
@@ -90,15 +77,15 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     field.wait_for(state="visible", timeout=90_000)
     assert field.evaluate("(el) => el === document.activeElement")  # the reader can type at once
     assert serious_violations(page, "document.querySelector('[data-cell-id=\"guide-input\"]')") == []
-    answer(page, "guide-input", "আপনার নাম?", lines[0])
-    answer(page, "guide-input", "কত বার শুভেচ্ছা?", lines[1], press_enter=False)
+    answer_input(page, "guide-input", "আপনার নাম?", lines[0])
+    answer_input(page, "guide-input", "কত বার শুভেচ্ছা?", lines[1], press_enter=False)
     assert wait_state(page, "guide-input") == "done"
     assert output_snapshot(page, "guide-input") == built
 
     # another answer, another conversation
     cell(page, "guide-input").locator('[data-action="run"]').click()
-    answer(page, "guide-input", "আপনার নাম?", "করিম")
-    answer(page, "guide-input", "কত বার শুভেচ্ছা?", "২")
+    answer_input(page, "guide-input", "আপনার নাম?", "করিম")
+    answer_input(page, "guide-input", "কত বার শুভেচ্ছা?", "২")
     assert wait_state(page, "guide-input") == "done"
     printed = cell(page, "guide-input").locator("[data-output]").inner_text()
     expected = "আপনার নাম? করিম\nকত বার শুভেচ্ছা? ২\n" + "স্বাগতম, করিম!\n" * 2
@@ -127,7 +114,7 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     cell(page, "guide-session-first").locator('[data-action="run"]').click()
     cell(page, "guide-session-first").locator("[data-input]").wait_for(timeout=30_000)
     page.wait_for_timeout(3_000)  # longer than the limit, spent by the reader
-    answer(page, "guide-session-first", "নাম?", "ধীরে")
+    answer_input(page, "guide-session-first", "নাম?", "ধীরে")
     assert wait_state(page, "guide-session-first") == "done"
     assert float(cell(page, "guide-session-first").get_attribute("data-run-ms")) < 3_000  # the wait is not counted
     context.close()

@@ -101,3 +101,16 @@ def stop_keeps_session_variables(page, stopped_text):
     replace_code(page, "guide-session-second", "print(total + 1)")
     assert run_cell(page, "guide-session-second") == "done"
     return cell(page, "guide-session-second").locator("[data-output]").inner_text().strip()
+
+
+def answer_input(page, cell_id, prompt, line, *, press_enter=True):
+    """Wait for input(prompt)'s field, type ``line`` and send it; wait until Python echoed it."""
+    form = cell(page, cell_id).locator("[data-input-form]")
+    form.locator("label", has_text=prompt).wait_for(timeout=90_000)
+    form.locator("[data-input]").fill(line)
+    if press_enter:
+        form.locator("[data-input]").press("Enter")
+    else:
+        form.locator('[data-action="send-input"]').click()
+    page.wait_for_function("([id, echo]) => document.querySelector(`[data-cell-id=\"${id}\"] [data-output]`)"
+                           ".textContent.includes(echo)", arg=[cell_id, f"{prompt} {line}\n"])

@@ -57,12 +57,18 @@ def stored(page) -> dict:
         .filter(([key]) => key.startsWith('pathshala-')).map(([key, value]) => [key.slice(key.indexOf(':') + 1), value]))""")
 
 
+def precache_manifest(site: Path) -> dict[str, str]:
+    """The files the build's sw.js precaches: URL (relative to the site) -> integrity ("sha256-...")."""
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    listed = dict((url, integrity) for integrity, url in
+                  re.findall(r'\{"integrity":"(sha256-[^"]+)","revision":null,"url":"([^"]+)"\}', sw))
+    assert len(listed) > 100, "sw.js lists too few files: its manifest format changed?"
+    return listed
+
+
 def precached_bytes(site: Path) -> int:
     """What the offline copy weighs: every file the build's sw.js lists, as it is on disk."""
-    sw = (site / "sw.js").read_text(encoding="utf-8")
-    urls = re.findall(r'\{"revision":"[^"]+","url":"([^"]+)"\}', sw)
-    assert len(urls) > 100
-    return sum((site / url).stat().st_size for url in urls)
+    return sum((site / url).stat().st_size for url in precache_manifest(site))
 
 
 def open_home(page, base: str) -> None:

@@ -34,6 +34,26 @@ function withTicker(phase, total, names, promise) {
   return promise.finally(() => { clearInterval(timer); progress(phase, total, names); });
 }
 
+// A learner's code runs here, and this worker is in the course's origin, so the origin's storage
+// would be Python's too: the offline copy of the course (Cache Storage), IndexedDB, the file
+// systems. Nothing here needs them, so they go before any cell runs, with the ways to a fresh
+// global that would still have them (a nested worker). This is the first wall; the second is the
+// service worker, which serves a cached file only if its bytes are the build's (service-worker.js).
+const ORIGIN_STORAGE = {
+  global: ["caches", "indexedDB", "Worker", "SharedWorker", "webkitRequestFileSystem",
+    "webkitRequestFileSystemSync", "webkitResolveLocalFileSystemURL", "webkitResolveLocalFileSystemSyncURL"],
+  navigator: ["storage"],
+};
+
+function closeOriginStorage() {
+  const remove = (object, name) => {
+    for (let owner = object; owner; owner = Object.getPrototypeOf(owner)) Reflect.deleteProperty(owner, name);
+    if (name in object) throw new Error(`${name} could not be removed from the Python worker`);
+  };
+  for (const name of ORIGIN_STORAGE.global) remove(self, name);
+  for (const name of ORIGIN_STORAGE.navigator) remove(navigator, name);
+}
+
 async function start() {
   // the manifest and Pyodide's loader at the same time: neither needs the other
   const loader = import(new URL("pyodide.mjs", base).href);
@@ -49,6 +69,7 @@ async function start() {
     const py = await startPython(loadPyodide, options, manifest.snapshot && new URL(manifest.snapshot, base).href);
     performance.mark("pathshala:pyodide-ready");
     session = await startRuntime(py, manifest);
+    closeOriginStorage();
     return py;
   })());
   performance.mark("pathshala:runtime-ready");

@@ -1,9 +1,11 @@
 // Writes the site's service worker: frontend/service-worker.js (offline precache + cross-origin
 // isolation headers) bundled by esbuild with the Workbox modules it imports, then every file of
-// the built site listed in it with a content revision by workbox-build's injectManifest.
+// the built site listed in it with its SHA-256 by workbox-build's injectManifest: the hash is both
+// the precache revision and the integrity every cached copy is checked against.
 //   node make_sw.mjs SITE_DIR CACHE_ID NODE_MODULES   (the plugin's npm packages: dependencies.py)
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +15,18 @@ const requireThere = createRequire(path.resolve(nodeModules) + path.sep);
 const { injectManifest } = requireThere("workbox-build");
 const esbuild = requireThere("esbuild");
 const source = fileURLToPath(new URL("../frontend/service-worker.js", import.meta.url));
+
+// Subresource Integrity of each listed file: Workbox fetches with it at install (the browser
+// checks it) and the service worker checks every cached copy against it before serving it.
+async function withIntegrity(entries) {
+  const manifest = await Promise.all(entries.map(async (entry) => {
+    const bytes = await readFile(path.join(siteDir, decodeURI(entry.url)));
+    // revision null: the service worker uses the integrity as the revision (one hash, not two, in
+    // the sw.js every learner downloads)
+    return { ...entry, revision: null, integrity: `sha256-${createHash("sha256").update(bytes).digest("base64")}` };
+  }));
+  return { manifest, warnings: [] };
+}
 
 const work = await mkdtemp(path.join(os.tmpdir(), "py-lessons-sw-"));
 try {
@@ -38,6 +52,7 @@ try {
       "**/python-snapshot.gz"],
     globIgnores: ["sw.js", "workbox-*.js", "**/*.map", "sitemap.xml*"],
     maximumFileSizeToCacheInBytes: 32 * 1024 * 1024, // pyodide.asm.wasm is about 10 MB
+    manifestTransforms: [withIntegrity],
   });
   for (const warning of warnings) console.error(warning);
   console.log(JSON.stringify({ count, size }));
