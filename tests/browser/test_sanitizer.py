@@ -144,3 +144,69 @@ def test_svg_attacks_from_the_worker_are_defused_and_the_real_figure_still_shows
     assert {key: shown[key] for key in kept} == {key: real[key] for key in kept}
     assert set(real["ids"]) <= set(shown["ids"])
     assert shown["width"] > 0
+
+
+RED = '<rect x="-4000" y="-4000" width="9000" height="9000" fill="#ff0000"/>'  # far bigger than the figure
+# Roots that try to leave their box: cover the viewport and take every click (a fake message over
+# the course's own controls), by style, by a class of the theme's (md-dialog is position: fixed),
+# by painting outside (overflow visible, a transform), or through a nested <svg>.
+ESCAPING = {
+    "fixed": f'{SVG_OPEN} style="position:fixed; inset:0; width:100vw; height:100vh; z-index:2147483647">{RED}</svg>',
+    "theme-class": f'{SVG_OPEN} class="md-dialog md-dialog--active">{RED}</svg>',
+    "overflow": f'{SVG_OPEN} overflow="visible" style="overflow:visible">{RED}</svg>',
+    "transform": f'{SVG_OPEN} transform="scale(40)">{RED}</svg>',
+    "nested": f'{SVG_OPEN}><svg overflow="visible" style="position:fixed; inset:0">{RED}</svg></svg>',
+}
+
+ESCAPE_CELL = """\
+import json
+from py_lessons.runtime import figures
+for markup in json.loads(ESCAPING):
+    figures._state["emit"]({"type": "figure", "svg": markup})
+print("sent")
+"""
+
+# Who takes a click at points of the viewport outside every figure box, and whether a box's
+# paint is contained: (x, y, figure index under that point or -1).
+HITS_OUTSIDE = """() => {
+  const boxes = [...document.querySelectorAll("[data-cell-id=demo-plot] [data-output] [data-figure]")];
+  const rects = boxes.map((box) => box.getBoundingClientRect());
+  const inside = (x, y) => rects.some((r) => x >= r.left - 2 && x <= r.right + 2 && y >= r.top - 2 && y <= r.bottom + 2);
+  const hits = [];
+  for (let x = 5; x < innerWidth; x += 25) for (let y = 5; y < innerHeight; y += 25) {
+    if (inside(x, y)) continue;
+    const figure = document.elementFromPoint(x, y)?.closest("[data-figure]");
+    if (figure) hits.push([x, y, boxes.indexOf(figure)]);
+  }
+  return { hits, rects: rects.map((r) => [r.left, r.top, r.right, r.bottom]),
+           contained: boxes.map((box) => getComputedStyle(box).contain) };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 740}, {"width": 1366, "height": 768}])
+def test_a_figure_stays_inside_its_box_whatever_its_attributes(page, site_url, viewport):
+    from io import BytesIO
+
+    import numpy as np
+    from PIL import Image
+
+    page.set_viewport_size(viewport)
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-plot", f"ESCAPING = {json.dumps(json.dumps(list(ESCAPING.values())))}\n" + ESCAPE_CELL)
+    assert run_cell(page, "demo-plot", timeout=120_000) == "done"
+    boxes = cell(page, "demo-plot").locator("[data-output] [data-figure]")
+    assert boxes.count() == len(ESCAPING)
+    for index, name in enumerate(ESCAPING):
+        boxes.nth(index).evaluate("(box) => box.scrollIntoView({block: 'center'})")
+        seen = page.evaluate(HITS_OUTSIDE)
+        assert seen["hits"] == [], (name, seen["hits"][:5])
+        # and it paints nothing outside the boxes: no pixel of its red there
+        pixels = np.asarray(Image.open(BytesIO(page.screenshot())).convert("RGB")).astype(int)
+        red = (pixels[..., 0] > 200) & (pixels[..., 1] < 60) & (pixels[..., 2] < 60)
+        for left, top, right, bottom in seen["rects"]:
+            red[max(0, int(top) - 1):max(0, int(bottom) + 2), max(0, int(left) - 1):max(0, int(right) + 2)] = False
+        assert int(red.sum()) == 0, name
+    assert all("paint" in contain for contain in page.evaluate(HITS_OUTSIDE)["contained"])
+    # the course's own controls still take their clicks: the next cell runs
+    assert run_cell(page, "demo-numpy") == "done"

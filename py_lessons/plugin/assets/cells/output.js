@@ -49,10 +49,18 @@ purifier.addHook("uponSanitizeAttribute", (node, attribute) => {
   }
 });
 
-/** The worker's SVG markup as a clean <svg> element for the page, or null when none is left. */
+/** The worker's SVG markup as a clean <svg> element for the page, or null when none is left.
+ * Its root is the one element CSS lays out as a box of the page: no style or class of its own
+ * there (position: fixed, or a class of the theme's, would lift it over the page); the figure's
+ * box contains what is left anyway (contain: paint in cells.css and components.css). */
 export function sanitizeSvg(markup) {
   const svg = purifier.sanitize(markup, FIGURE_PROFILE)?.firstElementChild;
-  return svg instanceof SVGSVGElement ? svg : null;
+  if (!(svg instanceof SVGSVGElement)) return null;
+  const matplotlib = svg.classList.contains("mpl-figure"); // figures.py's mark, styled by nothing
+  svg.removeAttribute("style");
+  svg.removeAttribute("class");
+  if (matplotlib) svg.setAttribute("class", "mpl-figure");
+  return svg;
 }
 
 export function renderItem(output, item, strings = {}) {
