@@ -6,14 +6,16 @@ confirmation dialog."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
+from pathlib import Path
 
 import jsonschema
 import pytest
 
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
-from support.browser import component, editor_text, replace_code, wait_enhanced
+from support.browser import EDITOR_TEXT, component, editor_text, replace_code, wait_enhanced
 from support.work import SCHEMA, choose_file, export_work, namespace, open_home, stored
 
 pytestmark = pytest.mark.browser
@@ -220,3 +222,104 @@ def test_erasing_asks_first_escape_cancels_and_yes_erases_this_course_only(page,
     assert card.get_attribute("data-progress") == "0" and card.get_attribute("data-state") == "incomplete"
     assert page.evaluate("() => document.activeElement.dataset.action") == "erase-work"
     assert not page.js_errors
+
+
+# -- big files, and a browser that has no room left ---------------------------------------
+FILL_STORAGE = """(room) => {
+    // another site's items, until the browser refuses even one character more; then `room`
+    // characters are given back, so that much (and no more than a little over it) fits again
+    let size = 1 << 20, n = 0;
+    while (size >= 1) {
+        try { localStorage.setItem(`filler:${n}`, 'x'.repeat(size)); n += 1; } catch { size >>= 1; }
+    }
+    if (room) localStorage.setItem('filler:0', localStorage.getItem('filler:0').slice(room));
+    return n;
+}"""
+COUNT_TIME_INDEX_WRITES = """(key) => {
+    window.indexWrites = 0;
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (name, value) {
+        if (name === key) window.indexWrites += 1;
+        return setItem.call(this, name, value);
+    };
+    window.statusLines = [];
+    new MutationObserver(() => window.statusLines.push(
+        document.querySelector('[data-component="my-work"] [data-status]').textContent))
+        .observe(document.querySelector('[data-component="my-work"] [data-status]'), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+@pytest.mark.no_python
+def test_a_file_of_30000_items_is_imported_in_one_pass_with_a_progress_line(page, site_url, built_site, tmp_path):
+    count = 30_000  # 3 MB: well under the file limit; the old import rewrote the time index per item
+    items = [{"key": f"cell:/lessons/optimization/:many-{i}", "value": f"print({i})",
+              "saved": "2020-01-01T00:00:00Z"} for i in range(count)]
+    content = export_file(namespace(built_site), items)
+    assert len(content.encode()) > 3_000_000
+    open_home(page, site_url)
+    page.evaluate(COUNT_TIME_INDEX_WRITES, f"{namespace(built_site)}:saved-at")
+    choose_file(page, tmp_path, content, name="big.json")
+    preview = work(page).locator("[data-import-preview]")
+    preview.wait_for()
+    assert preview.locator('[data-preview="new"]').get_attribute("data-count") == str(count)
+    preview.locator('[data-action="apply-import"]').click()
+    settled(page, "imported")
+    assert status(page) == t("work.imported", new=bn(count), replaced=bn(0), kept=bn(0))
+    saved = stored(page)
+    assert sum(key.startswith("cell:/lessons/optimization/:many-") for key in saved) == count
+    assert json.loads(saved[f"cell:/lessons/optimization/:many-{count - 1}"]) == f"print({count - 1})"
+    times = json.loads(saved["saved-at"])
+    assert times["cell:/lessons/optimization/:many-0"] == int(datetime(2020, 1, 1, tzinfo=timezone.utc).timestamp() * 1000)
+    writes = page.evaluate("window.indexWrites")
+    assert writes == 1, writes  # one write of the time index, not one per item
+    lines = page.evaluate("window.statusLines")
+    assert t("work.import.reading", file="big.json") in lines
+    progress = re.escape(t("work.import.progress", done="DONE", total=bn(count))).replace("DONE", "[০-৯]+")
+    assert any(re.fullmatch(progress, line) for line in lines), lines
+    assert not page.js_errors
+
+
+@pytest.mark.no_python
+def test_an_import_that_leaves_little_room_says_so(page, site_url, built_site, tmp_path):
+    open_home(page, site_url)
+    page.evaluate(FILL_STORAGE, 20_000)
+    items = [{"key": "mcq:/lessons/optimization/:opt-q2", "value": {"choice": 2}, "saved": "2001-01-01T00:00:00Z"}]
+    choose_file(page, tmp_path, export_file(namespace(built_site), items))
+    work(page).locator('[data-action="apply-import"]').click()
+    settled(page, "little-room")
+    assert status(page) == f'{t("work.imported", new=bn(1), replaced=bn(0), kept=bn(0))} {t("work.import.little_room")}'
+    assert json.loads(stored(page)["mcq:/lessons/optimization/:opt-q2"]) == {"choice": 2}
+    assert not page.js_errors
+
+
+@pytest.mark.no_python
+def test_an_edit_the_browser_refuses_to_store_is_said_at_once_kept_and_exported(page, site_url):
+    page.goto(site_url + LESSON)
+    wait_enhanced(page)
+    replace_code(page, "opt-try", MY_CODE)  # saved: storage has room
+    page.evaluate(FILL_STORAGE, 0)
+    big_edit = "# " + "আমার দীর্ঘ নোট " * 2_000 + "\nprint('শেষ')"  # 30 KB
+    replace_code(page, "opt-try", big_edit)
+    notice = page.locator("[data-save-notice]")
+    notice.wait_for()
+    assert notice.locator('[role="alert"]').inner_text() == t("save.refused.text", n=bn(1))
+    assert notice.get_attribute("aria-label") == t("save.refused.label")
+    assert page.evaluate(EDITOR_TEXT, "opt-try") == big_edit         # the edit stays in the page
+    assert json.loads(stored(page)["cell:/lessons/optimization/:opt-try"]) == MY_CODE  # the browser kept the older one
+    box = notice.bounding_box()
+    assert box["y"] + box["height"] <= page.viewport_size["height"] + 1 and box["width"] <= page.viewport_size["width"]
+    with page.expect_download() as info:
+        notice.locator('[data-action="export-unsaved"]').click()
+    data = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    jsonschema.validate(data, json.loads(SCHEMA.read_text(encoding="utf-8")))
+    exported = {item["key"]: item["value"] for item in data["items"]}
+    assert exported["cell:/lessons/optimization/:opt-try"] == big_edit
+    assert notice.locator('[role="status"]').inner_text() == t(
+        "work.exported", count=bn(len(data["items"])), file=info.value.suggested_filename)
+    assert serious_violations(page) == []
+    # closing the tab would lose it: the browser asks first
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    page.close(run_before_unload=True)
+    page.wait_for_timeout(500)
+    assert asked == ["beforeunload"]

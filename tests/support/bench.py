@@ -8,6 +8,8 @@
     ./pathshala bench --author        the author's save -> reload under `mkdocs serve` instead
                                       (support/bench_author.py)
     ./pathshala bench --off bytecode --off startup_snapshot   the site built with those levers off
+    ./pathshala bench --work-import 30000   "my work" importing a file of that many items instead
+                                      (support/bench_work.py)
 
 Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
 with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches).
@@ -59,6 +61,7 @@ from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
 from .bench_ratios import medians as medians_of
 from .bench_ratios import ratios_to_floor
 from .bench_lighthouse import lighthouse_table
+from .bench_work import work_import
 from .load import classroom_load
 from .local_server import CHROMIUM_ARGS, serve
 from .worker_probe import python_workers, wait_for_mark
@@ -288,6 +291,8 @@ def main(argv=None) -> None:
                         help="run Lighthouse on the home page and every lesson instead (support/bench_lighthouse.py)")
     parser.add_argument("--off", action="append", default=[], choices=LEVERS,
                         help="build with this start-up lever of the plugin off (repeatable), to measure what it gives")
+    parser.add_argument("--work-import", type=int, metavar="ITEMS",
+                        help='time "my work" importing a file of ITEMS items instead (support/bench_work.py)')
     parser.add_argument("--skip-explorables", action="store_true", help="leave out explorable_update_ms")
     parser.add_argument("--author", action="store_true", help="time the author's save -> reload under `mkdocs serve` "
                         "instead (its own options: --edits, --plugin-from; support/bench_author.py)")
@@ -305,6 +310,10 @@ def main(argv=None) -> None:
     if args.load:
         load = classroom_load(site, args.host_from) if args.host_from else classroom_load(site)
         print(json.dumps({"classroom_load": load}, indent=1, ensure_ascii=False))
+        shutil.rmtree(site, ignore_errors=True)
+        return
+    if args.work_import:
+        print(json.dumps({"work_import": work_import(site, args.work_import, args.repeat)}, indent=1))
         shutil.rmtree(site, ignore_errors=True)
         return
     if args.lighthouse:

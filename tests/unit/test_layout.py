@@ -50,7 +50,7 @@ ASSET_RULES = {
     "site": {"lib"},
 }
 GENERATED = {"site.js": {"siteRoot", "storageNamespace", "pyodidePath", "runsPage", "offline", "componentScripts",
-                         "workFile"},
+                         "workFile", "courseName"},
              "strings.js": {"default"}}
 
 

@@ -35,7 +35,7 @@ STYLESHEETS = (f"{VENDOR_URL}/noto-sans-bengali/fonts.css", *(f"{ASSETS_URL}/css
     *(f"{ASSETS_URL}/css/{name}.css" for name in ("offline", "print")))
 SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("cells/index.js", "site/offline.js", "site/a11y.js",
                                                     "components/index.js", "cells/download.js",
-                                                    "site/lan-notice.js"))
+                                                    "site/lan-notice.js", "site/save-notice.js"))
 HEAD_SCRIPT = f"{ASSETS_URL}/site/instant-sitemap.js"  # instant navigation without a site_url
 
 
@@ -69,6 +69,8 @@ class SiteWriter:
         """Settings the front end reads (assets/pathshala/site.js)."""
         values = {
             "storageNamespace": self.namespace,
+            # written into "my work" files, so one brought to the wrong course can say whose it is
+            "courseName": self.site_name,
             "pyodidePath": self.layout.pyodide,
             "runsPage": self.layout.runs_page,
             # the service worker (offline.js) also makes the page cross-origin isolated

@@ -49,8 +49,64 @@ function savedTimes() {
   }
 }
 
+// What the browser refused to store in this visit (storage full or off): kept here, so the page
+// goes on showing it, "my work" exports it and the reader is told (SAVE_REFUSED), until a later
+// save of the same item succeeds.
+const unsaved = new Map(); // key -> {value, savedAt}
+
+/** Fired on the document when the browser refused to store an item (detail: {key}). */
+export const SAVE_REFUSED = "pathshala:save-refused";
+
+function refused(key, value, savedAt) {
+  unsaved.set(key, { value, savedAt });
+  globalThis.document?.dispatchEvent(new CustomEvent(SAVE_REFUSED, { detail: { key } }));
+}
+
+const SLICE_MS = 200; // a long write gives the page a frame this often (status line, input)
+
+/** Items written, then their times in one write of the index: an item is stored with its time or
+ * not at all (one stored without would lose every later merge), and a refused one is left as it was. */
+class Batch {
+  constructor() {
+    try { this.storage = globalThis.localStorage; } catch { this.storage = null; } // off: all refused
+    this.times = savedTimes();
+    this.previous = new Map(); // key -> its raw value before, for the written ones
+    this.refused = [];
+  }
+
+  write(key, value, savedAt) {
+    try {
+      const before = this.storage.getItem(fullKey(key));
+      this.storage.setItem(fullKey(key), JSON.stringify(value));
+      if (!this.previous.has(key)) this.previous.set(key, before);
+      this.times[key] = savedAt;
+    } catch {
+      this.refused.push(key);
+    }
+  }
+
+  /** The keys refused, the written ones too if their times do not fit (then taken back). */
+  commit() {
+    if (!this.previous.size) return this.refused;
+    try {
+      this.storage.setItem(SAVED_AT, JSON.stringify(this.times));
+    } catch {
+      for (const [key, raw] of this.previous) {
+        try {
+          if (raw === null) this.storage.removeItem(fullKey(key));
+          else this.storage.setItem(fullKey(key), raw);
+        } catch { /* it was stored before: it fits again */ }
+      }
+      return [...this.refused, ...this.previous.keys()];
+    }
+    for (const key of this.previous.keys()) unsaved.delete(key);
+    return this.refused;
+  }
+}
+
 export const store = {
   get(key, fallback = null) {
+    if (unsaved.has(key)) return unsaved.get(key).value;
     try {
       const raw = globalThis.localStorage?.getItem(fullKey(key));
       if (raw === null || raw === undefined) return fallback;
@@ -60,20 +116,37 @@ export const store = {
       return fallback;
     }
   },
-  /** Save `value`, stamped now (or `savedAt`, ms: an imported item keeps its own time); false
-   * when the browser refused (storage full or off). */
+  /** Save `value`, stamped now (or `savedAt`, ms); false when the browser refused (storage full
+   * or off): then it is kept in memory and SAVE_REFUSED fired. */
   set(key, value, savedAt = Date.now()) {
-    try {
-      globalThis.localStorage.setItem(fullKey(key), JSON.stringify(value));
-      const times = savedTimes();
-      times[key] = savedAt;
-      globalThis.localStorage.setItem(SAVED_AT, JSON.stringify(times));
-      return true;
-    } catch {
-      return false;
+    const batch = new Batch();
+    batch.write(key, value, savedAt);
+    if (batch.commit().length === 0) return true;
+    refused(key, value, savedAt);
+    return false;
+  },
+  /** Save many items, [key, value, savedAt ms] each (an import keeps each item's own time), in
+   * one pass: the time index is read and written once, not once per item (30,000 items took
+   * minutes that way), and the page is given a frame every SLICE_MS, `onProgress(done)` told.
+   * Resolves to the keys the browser refused; nothing is kept of them (the file still has them). */
+  async setMany(entries, onProgress = () => {}) {
+    const batch = new Batch();
+    let slice = 1_000; // then as many as this device writes in SLICE_MS
+    for (let done = 0; done < entries.length;) {
+      const began = performance.now();
+      const end = Math.min(entries.length, done + slice);
+      for (const [key, value, savedAt] of entries.slice(done, end)) batch.write(key, value, savedAt);
+      slice = Math.max(100, Math.round((end - done) * SLICE_MS / Math.max(1, performance.now() - began)));
+      done = end;
+      if (done < entries.length) {
+        onProgress(done);
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      }
     }
+    return batch.commit();
   },
   remove(key) {
+    unsaved.delete(key);
     try {
       globalThis.localStorage?.removeItem(fullKey(key));
       const times = savedTimes();
@@ -83,27 +156,43 @@ export const store = {
       }
     } catch { /* storage unavailable */ }
   },
-  /** When the item was last saved (ms), or null if it was saved before times were kept. */
-  savedAt(key) {
-    const time = savedTimes()[key];
-    return Number.isFinite(time) ? time : null;
+  /** When each item was last saved (key -> ms; none for an item saved before times were kept),
+   * read once for a pass over the whole work (export, merge). */
+  savedTimes() {
+    const times = savedTimes();
+    for (const [key, { savedAt }] of unsaved) times[key] = savedAt;
+    for (const key of Object.keys(times)) if (!Number.isFinite(times[key])) delete times[key];
+    return times;
   },
-  /** The keys of every item of this site on this device. */
+  /** The keys of every item of this site on this device, and those only in memory. */
   keys() {
+    const keys = new Set(unsaved.keys());
     try {
       const storage = globalThis.localStorage;
-      const keys = [];
       for (let i = 0; i < storage.length; i += 1) {
         const key = storage.key(i);
-        if (key.startsWith(prefix) && key !== SAVED_AT) keys.push(key.slice(prefix.length));
+        if (key.startsWith(prefix) && key !== SAVED_AT) keys.add(key.slice(prefix.length));
       }
-      return keys;
+    } catch { /* storage unavailable: only what is in memory */ }
+    return [...keys];
+  },
+  /** How many items the browser refused in this visit and only memory holds. */
+  get unsavedCount() { return unsaved.size; },
+  /** Whether `chars` more characters would still fit (tried with a probe, then taken back). */
+  hasRoomFor(chars) {
+    const probe = fullKey("room-probe"); // no colon after the prefix: never taken for an item
+    try {
+      globalThis.localStorage.setItem(probe, "x".repeat(chars));
+      return true;
     } catch {
-      return [];
+      return false;
+    } finally {
+      try { globalThis.localStorage.removeItem(probe); } catch { /* nothing was written */ }
     }
   },
   /** Forget every item of this site on this device (other sites' items stay). */
   clear() {
+    unsaved.clear();
     try {
       for (const key of this.keys()) globalThis.localStorage.removeItem(fullKey(key));
       globalThis.localStorage.removeItem(SAVED_AT);

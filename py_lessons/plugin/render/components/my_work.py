@@ -24,14 +24,12 @@ class MyWork(Component):
         return read_block(body, self.kind, set())
 
     def render(self, parsed, page):
-        return render(self.course.site_name)
+        return render()
 
 
-def render(course_name: str) -> str:
-    """``course_name`` goes into an exported file, so a file brought to the wrong course can say
-    which course it belongs to."""
+def render() -> str:
     return (
-        f'<div class="pz-my-work" data-component="my-work" data-id="my-work" data-course="{attr(course_name)}">'
+        f'<div class="pz-my-work" data-component="my-work" data-id="my-work">'
         f'<p>{text(t("work.intro"))}</p>'
         f'<div class="pz-actions" role="group" aria-label="{attr(t("work.actions"))}" data-work-actions hidden>'
         f'<button type="button" class="pz-button" data-action="export-work">{text(t("work.export"))}</button>'
