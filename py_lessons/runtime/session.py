@@ -39,9 +39,20 @@ _sessions: dict[str, dict] = {}
 _keyboard: dict = {"read_line": None, "unavailable": execute.INPUT_NO_READER}
 
 
-def set_line_reader(read_line, unavailable: str = execute.INPUT_NO_READER) -> None:
+def set_line_reader(read_line, unavailable: str = execute.INPUT_NO_READER, *, suspends: bool = False) -> None:
     """``read_line(prompt) -> str | None`` asks the reader for a line (None: the run was stopped),
-    or None with the reason input() cannot (``execute.INPUT_*``)."""
+    or None with the reason input() cannot (``execute.INPUT_*``). ``suspends``: ``read_line``
+    returns a JavaScript promise of the line instead, which input() waits for by suspending
+    Python's stack (WebAssembly JSPI, ``pyodide.ffi.run_sync``: the run must have been entered
+    with ``callPromising``); so input() blocks without shared memory."""
+    if suspends:
+        from pyodide.ffi import run_sync  # Pyodide only: the build never suspends
+
+        ask = read_line
+
+        def read_line(prompt: str) -> str | None:
+            line = run_sync(ask(prompt))
+            return line if isinstance(line, str) else None  # null or undefined: the run was stopped
     _keyboard.update(read_line=read_line, unavailable=unavailable)
 
 

@@ -90,8 +90,9 @@ def test_on_a_lan_style_origin_the_page_says_what_is_missing_and_cells_still_run
         wait_enhanced(page)
         assert page.evaluate("[isSecureContext, crossOriginIsolated]") == [False, False]
         notice = page.locator(NOTICE)
-        expected = " ".join(t(key) for key in ("host.insecure.works", "host.insecure.offline", "host.insecure.python",
-                                               "host.insecure.todo"))
+        # this Chromium suspends WebAssembly (JSPI), so input() waits here: only Stop's caveat is said
+        expected = " ".join(t(key) for key in ("host.insecure.works", "host.insecure.offline",
+                                               "host.insecure.python_suspend", "host.insecure.todo"))
         page.wait_for_function("(text) => document.querySelector('[data-lan-notice] [role=status]')"
                                "?.textContent === text", arg=expected)
         assert notice.is_visible() and notice.get_attribute("aria-label") == t("host.insecure.label")

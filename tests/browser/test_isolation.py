@@ -1,14 +1,17 @@
 """Cross-origin isolation on a host that sends no special headers: the site's service worker adds
 COOP/COEP to the site's own responses, so from the second load on Stop keeps variables (Pyodide's
-interrupt buffer) and input() waits for the reader. Where isolation is impossible (plain http on a
-name that is not localhost, made here with Chromium's --host-resolver-rules), input() says what
-to do instead."""
+interrupt buffer) and input() waits for the reader on shared memory. Before that (a first visit)
+and where isolation is impossible (plain http on a name that is not localhost, made here with
+Chromium's --host-resolver-rules), input() waits by suspending Python (WebAssembly JSPI); in a
+browser without JSPI it says what to do instead."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -53,10 +56,14 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     page.goto(url + GUIDE)
     wait_enhanced(page)
     assert page.evaluate("crossOriginIsolated") is False
-    # first visit: input() cannot wait yet, and says so (reload once the offline copy is ready)
-    assert run_cell(page, "guide-input") == "error"
-    note = cell(page, "guide-input").locator('[data-note="explain"]')
-    assert note.get_attribute("data-explain") == "explain.input.reload"
+    # first visit, not isolated yet: input() waits all the same, Python suspended (JSPI)
+    lines = stdin_of("guide-input")
+    built = output_snapshot(page, "guide-input")
+    cell(page, "guide-input").locator('[data-action="run"]').click()
+    answer_input(page, "guide-input", "আপনার নাম?", lines[0])
+    answer_input(page, "guide-input", "কত বার শুভেচ্ছা?", lines[1])
+    assert wait_state(page, "guide-input") == "done"
+    assert output_snapshot(page, "guide-input") == built
     page.evaluate("async () => { await navigator.serviceWorker.ready; }")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
 
@@ -70,8 +77,6 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
 
     # input(): the reader answers with the lines the build was given (Enter once, the Send button
     # once), and the page reproduces the build's output exactly
-    lines = stdin_of("guide-input")
-    built = output_snapshot(page, "guide-input")
     cell(page, "guide-input").locator('[data-action="run"]').click()
     field = cell(page, "guide-input").locator("[data-input]")
     field.wait_for(state="visible", timeout=90_000)
@@ -120,17 +125,71 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     context.close()
 
 
-def test_on_an_insecure_lan_style_origin_input_explains_what_to_do(browser, plain_host):
-    """http on a name that is not localhost is not a secure context: no service worker, so no
-    isolation, ever. The name is mapped to 127.0.0.1 by Chromium itself."""
+@pytest.fixture()
+def lan_browser(browser, plain_host):
+    """Chromium that reaches the plain host as http://classroom.test:PORT, a name that is not
+    localhost (mapped to 127.0.0.1 by Chromium itself): not a secure context, so no service
+    worker and no isolation, ever."""
     port = plain_host[1].rsplit(":", 1)[1]
+    lan = browser.browser_type.launch(executable_path=shutil.which("chromium"),
+                                      args=CHROMIUM_ARGS + ["--host-resolver-rules=MAP classroom.test 127.0.0.1"])
+    yield lan, f"http://classroom.test:{port}"
+    lan.close()
+
+
+def test_on_an_insecure_lan_style_origin_input_waits_and_stop_keeps_variables(lan_browser):
+    lan, base = lan_browser
+    page = lan.new_page()
+    page.goto(base + GUIDE)
+    wait_enhanced(page)
+    assert page.evaluate("isSecureContext") is False and page.evaluate("crossOriginIsolated") is False
+    lines = stdin_of("guide-input")
+    built = output_snapshot(page, "guide-input")
+    cell(page, "guide-input").locator('[data-action="run"]').click()
+    answer_input(page, "guide-input", "আপনার নাম?", lines[0])
+    answer_input(page, "guide-input", "কত বার শুভেচ্ছা?", lines[1], press_enter=False)
+    assert wait_state(page, "guide-input") == "done"
+    assert output_snapshot(page, "guide-input") == built
+
+    # Stop while input() waits ends the run without restarting Python: the session's variable stays
+    replace_code(page, "guide-session-first", "kept = 41\nname = input('নাম? ')")
+    cell(page, "guide-session-first").locator('[data-action="run"]').click()
+    cell(page, "guide-session-first").locator("[data-input]").wait_for(timeout=90_000)
+    cell(page, "guide-session-first").locator('[data-action="stop"]').click()
+    assert wait_state(page, "guide-session-first", states=("error",), timeout=5_000) == "error"
+    assert cell(page, "guide-session-first").locator("[data-status]").inner_text() == t("cell.state.stopped")
+    replace_code(page, "guide-session-second", "print(kept + 1)")
+    assert run_cell(page, "guide-session-second") == "done"
+    assert cell(page, "guide-session-second").locator("[data-output]").inner_text().strip() == str(41 + 1)
+
+
+# A browser whose WebAssembly cannot suspend: the site as built, but its Python worker starts by
+# taking JSPI away (as Pyodide itself tests for it: "Suspending" or "Suspender" in WebAssembly).
+WITHOUT_JSPI = "delete WebAssembly.Suspending; delete WebAssembly.Suspender;\n"
+
+
+@pytest.fixture()
+def site_without_jspi(built_site, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site, copy_function=os.symlink)  # every file the build's, but one
+    worker = Path("assets/pathshala/python/worker.js")
+    for name in (worker, worker.with_name("worker.js.gz")):
+        (site / name).unlink(missing_ok=True)
+    (site / worker).write_text(WITHOUT_JSPI + (built_site / worker).read_text(encoding="utf-8"), encoding="utf-8")
+    server, url = serve(site)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+def test_without_jspi_on_an_insecure_origin_input_explains_what_to_do(browser, site_without_jspi):
+    port = site_without_jspi.rsplit(":", 1)[1]
     lan = browser.browser_type.launch(executable_path=shutil.which("chromium"),
                                       args=CHROMIUM_ARGS + ["--host-resolver-rules=MAP classroom.test 127.0.0.1"])
     try:
         page = lan.new_page()
         page.goto(f"http://classroom.test:{port}/demo/")
         wait_enhanced(page)
-        assert page.evaluate("isSecureContext") is False
         replace_code(page, "demo-streams", "name = input('নাম? ')")
         assert run_cell(page, "demo-streams") == "error"
         note = cell(page, "demo-streams").locator('[data-note="explain"]')

@@ -14,6 +14,7 @@ export const TO_PYTHON = Object.freeze({
   CANCEL: "cancel",           // skip a queued run/call whose page was left
   SHARED_MEMORY: "shared-memory", // cross-origin isolated pages only: Stop's interrupt buffer and the input() line
   KEYBOARD: "keyboard",       // whether input() can wait for the reader here, and if not, why
+  LINE: "line",               // not isolated: the reader's line for a suspended input(), or null for Stop
 });
 
 /** Message types, worker → page (and runner → build). */
@@ -67,7 +68,10 @@ export const INPUT_LINE = Object.freeze({
  * @typedef {{type: "shared-memory", interrupt: Int32Array, input: SharedArrayBuffer}} SharedMemoryRequest
  *   interrupt: Stop writes 2 (SIGINT) into [0]; input: see INPUT_LINE.
  * @typedef {{type: "keyboard", unavailable: "reload" | "impossible"}} KeyboardRequest
- *   Sent when the page is not cross-origin isolated: why input() cannot wait (runtime/execute.py).
+ *   Sent when the page is not cross-origin isolated: why input() cannot wait on shared memory
+ *   (runtime/execute.py); a worker that can suspend Python (WebAssembly JSPI) waits for LINE instead.
+ * @typedef {{type: "line", id: number, line: string | null}} LineRequest
+ *   The answer to the job's input() without shared memory; null: the reader stopped the run.
  *
  * @typedef {{type: "ready", id: 0, version: string}} ReadyMessage
  * @typedef {{type: "progress", phase: "core" | "packages", loaded: number, total: number, names: string[]}} ProgressMessage
@@ -78,6 +82,7 @@ export const INPUT_LINE = Object.freeze({
  *   The build runner sends a job's items inside its "done" message instead of one by one.
  * @typedef {{type: "fatal", id?: number, reason: string}} FatalMessage
  * @typedef {{type: "input", id: number, prompt: string}} InputMessage
- *   The page shows a line field; the line goes back through shared memory (INPUT_LINE).
+ *   The page shows a line field; the line goes back through shared memory (INPUT_LINE), or as a
+ *   LineRequest where the page is not isolated.
  * @typedef {{type: "refused", id?: number, reason: string}} RefusedMessage
  */

@@ -2,7 +2,8 @@
 // each output routed to the cell that asked. Stop uses Pyodide's interrupt buffer when the page
 // is cross-origin isolated (state survives); otherwise, or if Python does not answer within
 // a second, the worker is terminated and a fresh one started. input() waits for the reader on
-// shared memory, so it too needs isolation (which the service worker gives the site's pages).
+// shared memory where the page is isolated (the service worker makes the site's pages so), else,
+// where the browser can suspend WebAssembly (JSPI), on a LINE message (worker.js).
 // Messages: see protocol.js.
 import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
 import { offline } from "../site.js";
@@ -39,10 +40,15 @@ export class PythonWorker {
     }
   }
 
-  /** Answer the running job's input(): `line` as typed (cut to the shared buffer's size). */
+  /** Answer the running job's input(): `line` as typed (through shared memory, cut to its size;
+   * or, where the page is not isolated, as a message to the suspended Python). */
   sendInput(id, line) {
-    if (!this.inputLine || this.current?.id !== id || !this.current.waitingForInput) return false;
+    if (this.current?.id !== id || !this.current.waitingForInput) return false;
     this.current.waitingForInput = false;
+    if (!this.inputLine) {
+      this.worker.postMessage({ type: TO_PYTHON.LINE, id, line });
+      return true;
+    }
     const header = new Int32Array(this.inputLine, 0, 2);
     // whole characters only: a line longer than the buffer is cut between characters, not inside one
     const room = new Uint8Array(INPUT_LINE.BYTES - INPUT_LINE.HEADER_BYTES);
@@ -131,7 +137,10 @@ export class PythonWorker {
         this.worker = null;
         this.finish(() => { job.handlers.onStopped?.("restarted"); resolve("restarted"); });
       };
-      if (this.interrupt) {
+      // Python can end the run itself (state kept) when it has an interrupt buffer, or when it
+      // waits in a suspended input(), which a null line ends; else only a fresh worker stops it.
+      const suspendedInput = !this.interrupt && job.waitingForInput;
+      if (this.interrupt || suspendedInput) {
         const original = job.handlers.onDone;
         job.handlers.onDone = (result, seconds) => {
           job.handlers.onDone = original;
@@ -139,9 +148,13 @@ export class PythonWorker {
           if (ran && ran.error === "KeyboardInterrupt") { job.handlers.onStopped?.("interrupted", ran); resolve("interrupted"); }
           else { original?.(result, seconds); resolve("interrupted"); }
         };
-        Atomics.store(this.interrupt, 0, SIGINT); // Python raises KeyboardInterrupt at the next bytecode
         job.waitingForInput = false;
-        Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE); // an input() wait ends now
+        if (suspendedInput) {
+          this.worker.postMessage({ type: TO_PYTHON.LINE, id, line: null });
+        } else {
+          Atomics.store(this.interrupt, 0, SIGINT); // Python raises KeyboardInterrupt at the next bytecode
+          Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE); // an input() wait ends now
+        }
         this.killTimer = setTimeout(restart, INTERRUPT_GRACE_MS);
       } else {
         restart();

@@ -54,7 +54,7 @@ function closeOriginStorage() {
   for (const name of ORIGIN_STORAGE.navigator) remove(navigator, name);
 }
 
-async function start() {
+async function start(codes) {
   // the manifest and Pyodide's loader at the same time: neither needs the other
   const loader = import(new URL("pyodide.mjs", base).href);
   manifest = await readManifest(staged);
@@ -66,7 +66,9 @@ async function start() {
   performance.mark("pathshala:start");
   pyodide = await withTicker("core", coreTotal, [], (async () => {
     const options = { indexURL: base.href, stdout: () => {}, stderr: () => {} };
-    const py = await startPython(loadPyodide, options, manifest.snapshot && new URL(manifest.snapshot, base).href);
+    suspends = mustSuspend(codes);
+    const snapshot = manifest.snapshot && !suspends ? new URL(manifest.snapshot, base).href : null;
+    const py = await startPython(loadPyodide, options, snapshot);
     performance.mark("pathshala:pyodide-ready");
     session = await startRuntime(py, manifest);
     closeOriginStorage();
@@ -131,14 +133,37 @@ function skipIfCancelled(id) {
   return true;
 }
 
-// input(): Python blocks on shared memory until the page writes the reader's line (Atomics), so
-// input() stays an ordinary synchronous call. Without shared memory the runtime explains why not.
+// input() is an ordinary synchronous call for Python. Where the page is cross-origin isolated, it
+// blocks on shared memory until the page writes the reader's line (Atomics). Elsewhere (a plain-http
+// classroom address, a first visit before the service worker isolates the page), a browser with
+// WebAssembly JSPI lets Python suspend on a promise instead, which the page's LINE message resolves:
+// the run is entered with callPromising, and this worker's event loop stays free while it waits.
+// With neither, the runtime explains why input() cannot wait.
 let sharedMemory = null;            // {interrupt: Int32Array, input: SharedArrayBuffer}
 let keyboardUnavailable = "impossible";
 let keyboardReady = false;
 let jobInFlight = null;
 let jobStopped = false;   // Stop ended an input() of this job: any later input() ends at once
 let waitedMs = 0;         // the job's time spent waiting for the reader (not Python's time)
+let pendingLine = null;   // the suspended input()'s {id, answer(line)}
+let suspends = false;     // this Python's input() suspends it (decided at start)
+const canSuspend = "Suspending" in WebAssembly || "Suspender" in WebAssembly; // Pyodide's own test
+
+// The build's snapshot was taken where WebAssembly cannot suspend (Node), and Pyodide fixes
+// run_sync off for good at start-up, so a Python whose input() must suspend starts the normal
+// way (a second or two more): where isolation never comes (a plain-http classroom address), or
+// where this page's code calls input() before it does (a first visit). Elsewhere the snapshot's
+// fast start wins, and an input() typed into a cell then explains that a reload makes it work.
+function mustSuspend(codes) {
+  if (sharedMemory || !canSuspend) return false;
+  return keyboardUnavailable === "impossible" || codes.some((code) => /\binput\s*\(/.test(code));
+}
+
+function stoppedWaiting(began) {
+  jobStopped = true;
+  waitedMs += performance.now() - began;
+  return null;
+}
 
 function readLine(prompt) {
   if (jobStopped) return null; // e.g. a bare `except:` around input() asked again after Stop
@@ -150,9 +175,7 @@ function readLine(prompt) {
   while (Atomics.load(header, INPUT_LINE.STATE) !== INPUT_LINE.SENT) {
     if (Atomics.load(sharedMemory.interrupt, 0) === SIGINT) { // input() ends the run itself,
       Atomics.store(sharedMemory.interrupt, 0, 0);           // so Python must not raise a second interrupt
-      jobStopped = true;
-      waitedMs += performance.now() - began;
-      return null;
+      return stoppedWaiting(began);
     }
     Atomics.wait(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY, 250);
   }
@@ -163,9 +186,30 @@ function readLine(prompt) {
   return new TextDecoder().decode(bytes);
 }
 
+function readLineSuspended(prompt) {
+  if (jobStopped) return null;
+  postMessage({ type: FROM_PYTHON.INPUT, id: jobInFlight, prompt });
+  const began = performance.now();
+  return new Promise((resolve) => {
+    pendingLine = {
+      id: jobInFlight,
+      answer(line) {
+        pendingLine = null;
+        if (typeof line !== "string") { resolve(stoppedWaiting(began)); return; }
+        waitedMs += performance.now() - began;
+        resolve(line);
+      },
+    };
+  });
+}
+
+// Python's run is entered so that input() can suspend it, where that is how input() waits.
+const enter = (fn, ...args) => (suspends ? fn.callPromising(...args) : fn(...args));
+
 function connectKeyboard() {
   if (keyboardReady) return;
   if (sharedMemory) session.set_line_reader(readLine);
+  else if (suspends) session.set_line_reader.callKwargs(readLineSuspended, { suspends: true });
   else session.set_line_reader(null, keyboardUnavailable);
   keyboardReady = true;
 }
@@ -180,13 +224,13 @@ async function runJob({ id, code, checks }, call) {
   postMessage({ type: FROM_PYTHON.RUNNING, id });
   const began = performance.now();
   const emit = (item) => postMessage({ type: FROM_PYTHON.ITEM, id, item: JSON.parse(item) });
-  const result = JSON.parse(call(emit));
+  const result = JSON.parse(await call(emit));
   postMessage({ type: FROM_PYTHON.DONE, id, result, seconds: (performance.now() - began - waitedMs) / 1000 });
 }
 
 const run = (data) => runJob(data, (emit) =>
-  session.run(data.code, data.session ?? null, emit, data.figurePrefix ?? "fig", JSON.stringify(data.stdin ?? [])));
-const check = (data) => runJob(data, (emit) => session.check(data.code, data.checks, emit, data.figurePrefix ?? "exercise"));
+  enter(session.run, data.code, data.session ?? null, emit, data.figurePrefix ?? "fig", JSON.stringify(data.stdin ?? [])));
+const check = (data) => runJob(data, (emit) => enter(session.check, data.code, data.checks, emit, data.figurePrefix ?? "exercise"));
 
 /** A call of a py_lessons function (session.call: the build's runner calls the same one); the
  * packages its `imports` lines name (matplotlib for an explorable, with its fonts) load first. */
@@ -207,8 +251,9 @@ onmessage = async ({ data }) => {
   if (data.type === TO_PYTHON.SHARED_MEMORY) { sharedMemory = data; return; }
   if (data.type === TO_PYTHON.KEYBOARD) { keyboardUnavailable = data.unavailable; return; }
   if (data.type === TO_PYTHON.CANCEL) { cancelled.add(data.id); return; }
+  if (data.type === TO_PYTHON.LINE) { if (pendingLine?.id === data.id) pendingLine.answer(data.line); return; }
   try {
-    readyPromise ??= start();
+    readyPromise ??= start(data.codes ?? [data.code, data.checks].filter(Boolean));
     await readyPromise;
     connectKeyboard();
     if (sharedMemory) { pyodide.setInterruptBuffer(sharedMemory.interrupt); Atomics.store(sharedMemory.interrupt, 0, 0); }

@@ -1,7 +1,8 @@
 // On a plain-http address that is not localhost (a classroom laptop's Wi-Fi address), the page
 // is not a secure context: the browser gives it no service worker (no offline copy, every visit
-// downloads Pyodide again) and no SharedArrayBuffer (input() cannot wait, Stop restarts Python). The course still works; this notice says, once per visit, what is missing and what
-// to do, instead of leaving the reader to find out.
+// downloads Pyodide again) and no SharedArrayBuffer (Stop restarts Python; input() waits only where
+// the browser can suspend Python instead, JSPI). The course still works; this notice says, once
+// per visit, what is missing and what to do, instead of leaving the reader to find out.
 import { visitFlags } from "../lib/store.js";
 import { strings } from "../lib/text.js";
 import { offline } from "../site.js";
@@ -33,8 +34,10 @@ function showNotice() {
   // outside what instant navigation swaps, so it stays across lessons until dismissed
   const header = document.querySelector("body > .md-header");
   header ? header.before(notice) : document.body.prepend(notice);
-  const parts = ["host.insecure.works", ...(offline ? ["host.insecure.offline"] : []), "host.insecure.python",
-    "host.insecure.todo"];
+  // input() waits on shared memory where the page is isolated, else by suspending Python (JSPI)
+  const suspends = "Suspending" in WebAssembly || "Suspender" in WebAssembly;
+  const parts = ["host.insecure.works", ...(offline ? ["host.insecure.offline"] : []),
+    suspends ? "host.insecure.python_suspend" : "host.insecure.python", "host.insecure.todo"];
   requestAnimationFrame(() => { message.textContent = parts.map((key) => strings[key]).join(" "); });
 }
 
