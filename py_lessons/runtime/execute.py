@@ -25,11 +25,14 @@ Emit = Callable[[dict], None]
 
 
 # Why input() cannot wait for the keyboard here (InputNotAvailable.reason, which picks the Bangla
-# explanation in explain.py): the page is not cross-origin isolated yet (a reload once the offline
-# copy is ready makes it so), it never can be here (no service worker on this origin), or the run
-# has no reader at all (the build: give the cell ``stdin="..."`` lines).
-INPUT_RELOAD, INPUT_IMPOSSIBLE, INPUT_NO_READER = "reload", "impossible", "no-reader"
+# explanation in explain.py): this Python started from the build's snapshot, which cannot suspend,
+# and a fresh one (Restart) would (the page is not isolated, but the browser has JSPI); the page is
+# not cross-origin isolated yet (a reload once the offline copy is ready makes it so); it never can
+# be here (no service worker on this origin, no JSPI); or the run has no reader at all (the build:
+# give the cell ``stdin="..."`` lines).
+INPUT_RESTART, INPUT_RELOAD, INPUT_IMPOSSIBLE, INPUT_NO_READER = "restart", "reload", "impossible", "no-reader"
 _INPUT_MESSAGES = {
+    INPUT_RESTART: "input() can wait for the keyboard once Python is restarted",
     INPUT_RELOAD: "input() cannot wait for the keyboard until the page is opened again",
     INPUT_IMPOSSIBLE: "input() cannot wait for the keyboard on this address",
     INPUT_NO_READER: 'no line for input(): give the cell its lines with stdin="..."',

@@ -39,7 +39,8 @@ def explanation_key(error: str, message: str = "", input_reason: str = "") -> st
             return "explain.ModuleNotFoundError.network"
         return "explain.ModuleNotFoundError"
     if error == "InputNotAvailable":
-        return {"reload": "explain.input.reload", "impossible": "explain.input.impossible"}.get(input_reason, "explain.input")
+        return {"restart": "explain.input.restart", "reload": "explain.input.reload",
+                "impossible": "explain.input.impossible"}.get(input_reason, "explain.input")
     if error in ("OSError", "URLError", "ConnectionError") and re.search(r"network|connect|urlopen|host", message, re.I):
         return "explain.network"
     if error in _SIMPLE:

@@ -125,6 +125,26 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     context.close()
 
 
+def test_an_input_typed_into_a_page_without_one_waits_after_restart(browser, plain_host):
+    """The demo page calls no input(), so its Python starts from the fast snapshot, which cannot
+    suspend; an input() the reader types there says so, and Restart starts one that can."""
+    context = browser.new_context(service_workers="block")  # never isolated
+    page = context.new_page()
+    page.goto(plain_host[1] + "/demo/")
+    wait_enhanced(page)
+    replace_code(page, "demo-streams", "name = input('নাম? ')\nprint('নমস্কার', name)")
+    assert run_cell(page, "demo-streams") == "error"
+    note = cell(page, "demo-streams").locator('[data-note="explain"]')
+    assert note.get_attribute("data-explain") == "explain.input.restart"
+    assert t("page.restart") in note.inner_text()  # it names the button, which is on the page
+    page.locator('[data-page-controls] [data-action="restart"]').click()
+    cell(page, "demo-streams").locator('[data-action="run"]').click()
+    answer_input(page, "demo-streams", "নাম?", "রুমা")
+    assert wait_state(page, "demo-streams") == "done"
+    assert cell(page, "demo-streams").locator("[data-output]").inner_text().strip().endswith("নমস্কার রুমা")
+    context.close()
+
+
 @pytest.fixture()
 def lan_browser(browser, plain_host):
     """Chromium that reaches the plain host as http://classroom.test:PORT, a name that is not

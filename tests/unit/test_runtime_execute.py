@@ -42,6 +42,8 @@ def test_input_explains_itself_instead_of_hanging():
     _, result = run("name = input('নাম? ')")
     assert result["error"] == "InputNotAvailable"
     assert "stdin=" in result["message"] and result["explain"] == "explain.input"
+    _, result = run("input()", input_unavailable="restart")
+    assert result["explain"] == "explain.input.restart"
     _, result = run("input()", input_unavailable="reload")
     assert result["explain"] == "explain.input.reload"
     _, result = run("input()", input_unavailable="impossible")

@@ -150,14 +150,13 @@ let suspends = false;     // this Python's input() suspends it (decided at start
 const canSuspend = "Suspending" in WebAssembly || "Suspender" in WebAssembly; // Pyodide's own test
 
 // The build's snapshot was taken where WebAssembly cannot suspend (Node), and Pyodide fixes
-// run_sync off for good at start-up, so a Python whose input() must suspend starts the normal
-// way (a second or two more): where isolation never comes (a plain-http classroom address), or
-// where this page's code calls input() before it does (a first visit). Elsewhere the snapshot's
-// fast start wins, and an input() typed into a cell then explains that a reload makes it work.
-function mustSuspend(codes) {
-  if (sharedMemory || !canSuspend) return false;
-  return keyboardUnavailable === "impossible" || codes.some((code) => /\binput\s*\(/.test(code));
-}
+// run_sync off for good at start-up, so a Python whose input() must suspend starts the normal way
+// (2.5 s more here): where the page is not isolated and its code calls input() (or the build
+// shipped no snapshot). Elsewhere the
+// snapshot's fast start wins, and an input() typed into a cell later says that Restart makes it
+// wait (a fresh worker starts from the page's code as it is then).
+const usesInput = (code) => /\binput\s*\(/.test(code);
+const mustSuspend = (codes) => !sharedMemory && canSuspend && (!manifest.snapshot || codes.some(usesInput));
 
 function stoppedWaiting(began) {
   jobStopped = true;
@@ -210,7 +209,7 @@ function connectKeyboard() {
   if (keyboardReady) return;
   if (sharedMemory) session.set_line_reader(readLine);
   else if (suspends) session.set_line_reader.callKwargs(readLineSuspended, { suspends: true });
-  else session.set_line_reader(null, keyboardUnavailable);
+  else session.set_line_reader(null, canSuspend ? "restart" : keyboardUnavailable);
   keyboardReady = true;
 }
 
