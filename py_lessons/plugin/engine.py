@@ -44,6 +44,7 @@ from .render.components import Components
 from .render.components.base import Course
 from .render.math import MathRenderer, plain_toc_titles
 from .render.notebook import LessonFiles, lesson_files, with_download_control
+from .render.search_index import prose_only
 from .render.runs.blocks import NAMES as RUN_KINDS, RunBlocks
 from .ship.app_manifest import AppManifest
 from .ship.staging import MANIFEST_NAME, StagingError, resolve_source, stage
@@ -193,7 +194,7 @@ class LessonEngine:
     def finish_page(self, html: str, use_directory_urls: bool = True, toc=()) -> str:
         """Glossary terms become tooltips (a page that used any ends with their list); formulas
         are rendered by KaTeX; formulas in headings read as text in the table of contents; a lesson
-        with code gets its download control."""
+        with code gets its download control; search indexes only the prose."""
         page = self.page
         href = relative_url(self.layout.glossary_url(use_directory_urls), page.url)
         try:
@@ -205,7 +206,7 @@ class LessonEngine:
         except BlockError as exc:
             raise LessonError(f"{page.src}: {exc}") from exc
         files = self.lesson_files.get(page.url)
-        return with_download_control(html, files) if files else html
+        return prose_only(with_download_control(html, files) if files else html)
 
     def head_tags(self, page_url: str, page_urls: list[str]) -> str:
         return self.writer.head_tags(page_url, page_urls)
