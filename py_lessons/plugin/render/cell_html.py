@@ -16,7 +16,8 @@ def _pre(stream: str, text: str) -> str:
     body = escape(text, quote=False)
     if body.startswith("\n"):
         body = "\n" + body
-    return f'<pre class="pycell-stream pycell-{stream}" data-stream="{stream}">{body}</pre>'
+    # tabindex: a line wider than the box scrolls inside it, so the keyboard must reach it too
+    return f'<pre class="pycell-stream pycell-{stream}" data-stream="{stream}" tabindex="0">{body}</pre>'
 
 
 def render_items(items: list[dict], result: dict) -> str:

@@ -13,6 +13,7 @@ function appendText(output, stream, text) {
   const pre = document.createElement("pre");
   pre.className = `pycell-stream pycell-${stream}`;
   pre.dataset.stream = stream;
+  pre.tabIndex = 0; // a wide line scrolls inside the box (cells.css): the keyboard reaches it too
   pre.textContent = text;
   output.append(pre);
 }
