@@ -1,6 +1,7 @@
 """Search in real Chromium as a phone's Bangla keyboard types: a word arrives as text, with no key
 events (the theme searched only on a released key, so a single word found nothing until a space
-was typed). Each single word, with vowel signs and conjuncts, finds the pages that have it."""
+was typed). Each single word, with vowel signs and conjuncts, finds the pages that have it, and
+the count of results is written in Bangla digits."""
 
 from __future__ import annotations
 
@@ -45,3 +46,5 @@ def test_each_single_bangla_word_finds_the_pages_that_have_it(page, site_url, bu
         links = page.wait_for_function(RESULTS, arg=word, timeout=15_000).json_value()
         pages = {urljoin(site_url + "/", link).split("#")[0].removeprefix(site_url + "/") for link in links}
         assert pages and pages <= expected, (word, pages, expected)  # only pages that have the word
+        count = page.locator(".md-search-result__meta").inner_text()
+        assert re.search("[০-৯]", count) and not re.search("[0-9]", count), count  # Bangla digits
