@@ -104,7 +104,8 @@ class LessonEngine:
             theme_color=settings.theme_color, theme_color_dark=settings.theme_color_dark)
         self.writer = SiteWriter(settings.site_name, storage_namespace(settings.site_name, settings.site_url), layout,
                                  self.node_modules, self.cache_dir / "vendor", app, offline=self.offline,
-                                 precompressed=not serving, component_scripts=self.components.scripts())
+                                 precompressed=not serving,
+                                 component_scripts={**self.components.scripts(), **glossary.SCRIPTS})
         self.page: PageModel | None = None
         self.lesson_files: dict[str, LessonFiles] = {}  # page url -> its notebook and .py
         self.prepared = PreparedPages()

@@ -26,6 +26,9 @@ from ..base.strings import t
 from ..base.yaml_blocks import ID_PATTERN
 
 MARK = re.compile(r"\[\[([a-z][a-z0-9_-]*)(?:\|([^\]\n]+))?\]\]")
+# A marked term's behaviour on touch (its definition in place, not the link out of the lesson):
+# loaded like a component's script where a page has a term.
+SCRIPTS = {"glossary-term": "glossary-term.js"}
 # Parts of the page HTML where [[...]] is left alone: code, preformatted text, formulas, scripts.
 _SKIP = re.compile(r"(<(pre|code|script|style|textarea)\b.*?</\2>|<(span|div) class=\"arithmatex\">.*?</\3>|<[^>]+>)",
                    re.DOTALL)

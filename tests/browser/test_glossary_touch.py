@@ -1,0 +1,49 @@
+"""A glossary term in a lesson, on a phone (360×740, touch): the first tap opens its definition in
+place, as a sheet along the bottom of the screen, whole and readable; the lesson stays. A second
+tap goes on to the glossary; a tap elsewhere closes the sheet. A mouse keeps the link as it was."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from support.a11y import serious_violations
+from support.site import ROOT
+
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
+
+LESSON = "/lessons/optimization/"
+TERM = '.pz-term[data-component="glossary-term"][data-id="learning-rate"]'
+DEFINITION = yaml.safe_load((ROOT / "site" / "glossary.yml").read_text(encoding="utf-8"))["learning-rate"]["definition"]
+
+
+def test_a_tap_on_a_term_opens_its_definition_in_place(browser, site_url):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(site_url + LESSON)
+    page.wait_for_selector(f"{TERM}[data-enhanced]")
+    term = page.locator(TERM).first
+    tip = term.locator("xpath=following-sibling::span[@role='tooltip']")
+    term.scroll_into_view_if_needed()
+    term.tap()
+    tip.wait_for(state="visible")
+    assert page.url == site_url + LESSON  # still the lesson
+    assert tip.inner_text() == DEFINITION
+    box = tip.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 740 + 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert serious_violations(page, "document.querySelector('.pz-term-wrap[data-open] .pz-tip')") == []
+    page.locator("h1").first.tap()  # elsewhere: closed
+    tip.wait_for(state="hidden")
+    term.tap()
+    tip.wait_for(state="visible")
+    term.tap()  # the second tap: on to the glossary
+    page.wait_for_url("**/glossary/#term-learning-rate")
+    context.close()
+
+
+def test_a_mouse_click_on_a_term_follows_its_link(page, site_url):
+    page.goto(site_url + LESSON)
+    page.wait_for_selector(f"{TERM}[data-enhanced]")
+    page.locator(TERM).first.click()
+    page.wait_for_url("**/glossary/#term-learning-rate")
