@@ -71,7 +71,7 @@ def matches_in_page(page, root, svg: str) -> bool:
 def test_the_build_draws_the_default_figure_as_the_runner_does(built_site, runner, page, site_url):
     root = open_explorable(page, site_url + GUIDE, "guide-lr")
     html = (built_site / "guide" / "index.html").read_text(encoding="utf-8")
-    built = re.search(r'data-id="guide-lr".*?data-figure>(<svg.*?</svg>\s*)</div>', html, re.S).group(1)
+    built = re.search(r'data-id="guide-lr".*?data-figure[^>]*>(<svg.*?</svg>\s*)</div>', html, re.S).group(1)
     default = expected_svg(runner, root, "learning_rate_path", lr=0.1, steps=GUIDE_STEPS)
     assert re.sub(r' aria-label="[^"]*"', "", built, count=1) == default
 

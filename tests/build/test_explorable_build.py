@@ -31,7 +31,7 @@ def test_an_author_error_stops_the_build_at_the_block(tmp_path, function, extra,
 
 def _figure_markup(site) -> str:
     html = (site / "lesson" / "index.html").read_text(encoding="utf-8")
-    return re.search(r"<div class=\"pz-explorable-figure\" data-figure>(<svg.*?</svg>)\s*</div>", html, re.S).group(1)
+    return re.search(r"<div class=\"pz-explorable-figure\" data-figure[^>]*>(<svg.*?</svg>)\s*</div>", html, re.S).group(1)
 
 
 def test_the_default_figure_is_drawn_at_build_and_reused_on_a_rebuild(tmp_path):

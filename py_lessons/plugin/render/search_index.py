@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 EXCLUDE = "data-search-exclude"
-# Elements that are never prose, by tag...
-CONTROL_TAGS = ("button", "label", "legend", "fieldset", "select", "summary", "svg")
+# Elements that are never prose, by tag (figures are excluded by their boxes, so a figure's SVG
+# stays byte for byte what Python drew)...
+CONTROL_TAGS = ("button", "label", "legend", "fieldset", "select", "summary")
 # ...and by one of their classes: the cell's toolbar label and output label, the download box,
 # glossary tooltips, quiz/stepper/explorable hints and labels, figures and stepper tables.
 CONTROL_CLASSES = ("pycell-label", "pycell-output-label", "pz-download", "pz-tip", "pz-quiz-kind",
