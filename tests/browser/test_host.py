@@ -7,7 +7,6 @@ address lacks, while cells still run. Traffic to 127.0.0.1 only."""
 from __future__ import annotations
 
 import gzip
-import http.client
 import shutil
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
 from support.browser import cell, output_snapshot, replace_code, run_cell, stop_keeps_session_variables, wait_enhanced
-from support.host import start_host, stop_host
+from support.host import get, start_host, stop_host
 from support.local_server import CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
@@ -29,16 +28,6 @@ def host(built_site):
     process, url = start_host(built_site)
     yield url
     stop_host(process)
-
-
-def get(url, path, headers=None):
-    connection = http.client.HTTPConnection(url.removeprefix("http://"), timeout=60)
-    try:
-        connection.request("GET", path, headers=headers or {})
-        answer = connection.getresponse()
-        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
-    finally:
-        connection.close()
 
 
 def test_the_host_sends_the_course_production_style(host, built_site):

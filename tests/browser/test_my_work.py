@@ -16,7 +16,7 @@ import pytest
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
 from support.browser import EDITOR_TEXT, component, editor_text, replace_code, wait_enhanced
-from support.work import SCHEMA, choose_file, export_work, namespace, open_home, stored
+from support.work import SCHEMA, choose_file, export_work, namespace, open_home, stored, work_file
 
 pytestmark = pytest.mark.browser
 
@@ -53,12 +53,6 @@ def do_some_work(page, base):
     quiz.locator('input[type="radio"]').nth(1).check()
     quiz.locator('[data-action="check"]').click()
     page.locator('[data-component="complete"] [data-action="complete"]').click()
-
-
-def export_file(site_name_id: str, items: list[dict], **changes) -> str:
-    data = {"format": "pathshala-work", "version": 1, "site": site_name_id, "course": "পাঠশালা",
-            "exported": "2030-01-01T00:00:00.000Z", "items": items}
-    return json.dumps({**data, **changes}, ensure_ascii=False)
 
 
 @pytest.mark.no_python
@@ -131,7 +125,7 @@ def test_merging_keeps_whichever_item_was_saved_later(page, site_url, built_site
         {"key": "cell-run:/lessons/optimization/:opt-grad-check", "value": 1, "saved": None},
     ]
     before = stored(page)
-    choose_file(page, tmp_path, export_file(namespace(built_site), items), name="from-school.json")
+    choose_file(page, tmp_path, work_file(namespace(built_site), items), name="from-school.json")
     preview = work(page).locator("[data-import-preview]")
     preview.wait_for()
     assert preview.locator("[data-preview-title]").inner_text() == t(
@@ -144,7 +138,7 @@ def test_merging_keeps_whichever_item_was_saved_later(page, site_url, built_site
     preview.locator('[data-action="cancel-import"]').click()  # first: no
     assert status(page) == t("work.import.cancelled") and stored(page) == before and preview.is_hidden()
 
-    choose_file(page, tmp_path, export_file(namespace(built_site), items), name="from-school.json")
+    choose_file(page, tmp_path, work_file(namespace(built_site), items), name="from-school.json")
     preview.locator('[data-action="apply-import"]').click()
     after = {key: json.loads(value) for key, value in stored(page).items()}
     assert after["cell:/lessons/optimization/:opt-try"] == MY_CODE            # this device's is newer
@@ -155,18 +149,18 @@ def test_merging_keeps_whichever_item_was_saved_later(page, site_url, built_site
     card = page.locator('[data-lesson="optimization"]')
     assert card.locator("[data-lesson-progress]").inner_text().endswith(f"{bn(2)}/{bn(3)}")  # two answers now
     # importing the same file again: nothing left to change
-    choose_file(page, tmp_path, export_file(namespace(built_site), items), name="from-school.json")
+    choose_file(page, tmp_path, work_file(namespace(built_site), items), name="from-school.json")
     preview.wait_for()
     assert preview.locator('[data-preview="kept"]').get_attribute("data-count") == str(len(items))
     assert not page.js_errors
 
 
 BAD_FILES = {
-    "not JSON at all (cut short)": (lambda ns: export_file(ns, [])[:40], "work.error.corrupt"),
+    "not JSON at all (cut short)": (lambda ns: work_file(ns, [])[:40], "work.error.corrupt"),
     "some other JSON": (lambda ns: json.dumps({"cells": [], "nbformat": 4}), "work.error.wrong"),
-    "a malformed item": (lambda ns: export_file(ns, [{"key": "no colon", "value": 1, "saved": None}]), "work.error.corrupt"),
-    "a later version": (lambda ns: export_file(ns, [], version=2), "work.error.future"),
-    "another course": (lambda ns: export_file("pathshala-0123456789", [], course="অন্য কোর্স"), "work.error.other_course"),
+    "a malformed item": (lambda ns: work_file(ns, [{"key": "no colon", "value": 1, "saved": None}]), "work.error.corrupt"),
+    "a later version": (lambda ns: work_file(ns, [], version=2), "work.error.future"),
+    "another course": (lambda ns: work_file("pathshala-0123456789", [], course="অন্য কোর্স"), "work.error.other_course"),
 }
 
 
@@ -254,7 +248,7 @@ def test_a_file_of_30000_items_is_imported_in_one_pass_with_a_progress_line(page
     count = 30_000  # 3 MB: well under the file limit; the old import rewrote the time index per item
     items = [{"key": f"cell:/lessons/optimization/:many-{i}", "value": f"print({i})",
               "saved": "2020-01-01T00:00:00Z"} for i in range(count)]
-    content = export_file(namespace(built_site), items)
+    content = work_file(namespace(built_site), items)
     assert len(content.encode()) > 3_000_000
     open_home(page, site_url)
     page.evaluate(COUNT_TIME_INDEX_WRITES, f"{namespace(built_site)}:saved-at")
@@ -284,7 +278,7 @@ def test_an_import_that_leaves_little_room_says_so(page, site_url, built_site, t
     open_home(page, site_url)
     page.evaluate(FILL_STORAGE, 20_000)
     items = [{"key": "mcq:/lessons/optimization/:opt-q2", "value": {"choice": 2}, "saved": "2001-01-01T00:00:00Z"}]
-    choose_file(page, tmp_path, export_file(namespace(built_site), items))
+    choose_file(page, tmp_path, work_file(namespace(built_site), items))
     work(page).locator('[data-action="apply-import"]').click()
     settled(page, "little-room")
     assert status(page) == f'{t("work.imported", new=bn(1), replaced=bn(0), kept=bn(0))} {t("work.import.little_room")}'

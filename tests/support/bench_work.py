@@ -12,22 +12,20 @@ prefix, then removed), and the import's ratio to it, measured in the same run.
 
 from __future__ import annotations
 
-import json
 import shutil
 import statistics
 import tempfile
 from pathlib import Path
 
 from .local_server import CHROMIUM_ARGS, serve
+from .work import namespace, work_file
 
 STATE = "(state) => document.querySelector('[data-component=\"my-work\"]').dataset.state === state"
 
 
-def work_file(namespace: str, count: int) -> str:
-    items = [{"key": f"cell:/lessons/optimization/:bench-{i}", "value": f"print({i})",
-              "saved": "2020-01-01T00:00:00Z"} for i in range(count)]
-    return json.dumps({"format": "pathshala-work", "version": 1, "site": namespace, "course": "bench",
-                       "exported": "2030-01-01T00:00:00.000Z", "items": items})
+def bench_file(ns: str, count: int) -> str:
+    return work_file(ns, [{"key": f"cell:/lessons/optimization/:bench-{i}", "value": f"print({i})",
+                                  "saved": "2020-01-01T00:00:00Z"} for i in range(count)], course="bench")
 
 
 FLOOR = """(text) => {
@@ -67,9 +65,7 @@ def _one(browser, url: str, path: Path, text: str) -> dict:
 def work_import(site: Path, count: int, repeat: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from support.work import namespace
-
-    text = work_file(namespace(site), count)
+    text = bench_file(namespace(site), count)
     folder = Path(tempfile.mkdtemp(prefix="pathshala-work-"))
     path = folder / "work.json"
     path.write_text(text, encoding="utf-8")

@@ -3,6 +3,7 @@ on 127.0.0.1 and a free port, exactly as `./pathshala host` starts it (never wit
 
 from __future__ import annotations
 
+import http.client
 import re
 import shutil
 import signal
@@ -40,3 +41,14 @@ def stop_host(process: subprocess.Popen) -> str:
         process.kill()
         printed, _ = process.communicate()
     return printed
+
+
+def get(base: str, path: str, headers: dict | None = None, timeout: float = 60) -> tuple[int, dict, bytes]:
+    """One GET to the host at ``base`` (http://127.0.0.1:PORT): status, headers (lower-case), body."""
+    connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=timeout)
+    try:
+        connection.request("GET", path, headers=headers or {})
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()

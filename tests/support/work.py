@@ -51,6 +51,13 @@ def course_lessons() -> list[dict]:
     return lessons
 
 
+def work_file(namespace: str, items: list[dict], **changes) -> str:
+    """A "my work" file for the site of ``namespace`` holding ``items`` (fields replaced by ``changes``)."""
+    data = {"format": "pathshala-work", "version": 1, "site": namespace, "course": "পাঠশালা",
+            "exported": "2030-01-01T00:00:00.000Z", "items": items}
+    return json.dumps({**data, **changes}, ensure_ascii=False)
+
+
 def stored(page) -> dict:
     """This course's items in the page's localStorage, namespace removed, values parsed."""
     return page.evaluate("""() => Object.fromEntries(Object.entries(localStorage)

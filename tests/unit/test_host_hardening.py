@@ -14,15 +14,13 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from support.host import stop_host
-from support.site import ROOT
+from support.host import get as host_get, start_host, stop_host
 
 BIG = 8 << 20  # a download longer than loopback's socket buffers: its file stays open while it is read
 
@@ -51,23 +49,12 @@ def site(tmp_path):
 
 def start(site: Path, nofile: str | None = None) -> tuple[subprocess.Popen, int]:
     """The host on ``site``, under ``prlimit --nofile=SOFT:HARD`` when given; (process, port)."""
-    command = [sys.executable, "-u", "-m", "py_lessons.host", str(site), "--port", "0"]
-    if nofile:
-        command = [shutil.which("prlimit"), f"--nofile={nofile}", "--", *command]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    first = process.stdout.readline()
-    assert "http://127.0.0.1:" in first, first + process.stdout.read()
-    return process, int(first.split("http://127.0.0.1:")[1].split("/")[0])
+    process, url = start_host(site, nofile=nofile)
+    return process, int(url.rsplit(":", 1)[1])
 
 
 def get(port, path, headers=None, timeout=30):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request("GET", path, headers=headers or {})
-        answer = connection.getresponse()
-        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
-    finally:
-        connection.close()
+    return host_get(f"http://127.0.0.1:{port}", path, headers, timeout)
 
 
 def raw(port, request: bytes) -> bytes:
