@@ -16,7 +16,7 @@ from py_lessons.plugin.base import dependencies
 from py_lessons.plugin.ship.writer import MAKE_SERVICE_WORKER
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
-from support.browser import cell, editor_text, replace_code, wait_enhanced
+from support.browser import cell, editor_text, offline_api, replace_code, wait_enhanced
 from support.local_server import CHROMIUM_ARGS, serve
 from support.site import ROOT
 from support.work import precached_bytes
@@ -24,12 +24,8 @@ from support.work import precached_bytes
 pytestmark = pytest.mark.browser
 
 LESSON = "/lessons/optimization/"
-OFFLINE_MODULE = "document.querySelector('script[src$=\"assets/pathshala/site/offline.js\"]').src"
 MARKER = "second-build-marker"
 
-
-def offline_api(page, call: str):
-    return page.evaluate(f"async () => (await import({OFFLINE_MODULE})).{call}()")
 
 
 @pytest.mark.parametrize("where", ["root", "sub-path"])
@@ -43,11 +39,14 @@ def test_chromium_finds_the_course_installable_and_offline_js_tells_its_size(bro
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(base + LESSON)
         wait_enhanced(page)
-        assert offline_api(page, "offlineStatus") == {"ready": False, "bytes": 0}
+        before = offline_api(page, "offlineStatus")  # what opening the lesson kept
+        assert before["ready"] is False and before["keepAll"] is False
+        assert 0 < before["bytes"] < before["totalBytes"] == precached_bytes(built_site)
         # the home page's "available offline" box calls this; some Chromium versions also want a
         # service worker with a fetch handler before they call a site installable
         status = offline_api(page, "makeAvailableOffline")
-        assert status == {"ready": True, "bytes": precached_bytes(built_site)}
+        assert status == {"ready": True, "keepAll": True, "bytes": precached_bytes(built_site),
+                          "totalBytes": precached_bytes(built_site), "failed": False}
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
         cdp = context.new_cdp_session(page)

@@ -136,21 +136,32 @@ def test_run_all_counts_the_cells_that_ran(page, site_url):
     assert not page.js_errors
 
 
-def test_the_offline_box_keeps_the_course_and_says_how_many_mb(browser, site_url, built_site):
+def test_the_offline_box_says_what_is_kept_and_keeps_the_course_at_the_readers_choice(browser, site_url, built_site):
     context = browser.new_context()  # service workers allowed here
     page = context.new_page()
     open_home(page, site_url)
     box = page.locator("[data-offline]")
-    page.wait_for_function("() => document.querySelector('[data-offline]').dataset.state !== 'checking'")
-    assert box.get_attribute("data-state") == "missing"
-    assert box.locator("[data-offline-status]").inner_text() == t("home.offline.missing")
-    box.locator('[data-action="make-offline"]').click()
+    # what this first visit kept, once the service worker has it (the home page, the course's scripts), by the service worker's own count
+    page.wait_for_function("() => document.querySelector('[data-offline]').dataset.bytes > 0")
+    assert box.get_attribute("data-state") == "kept"
+    kept = int(box.get_attribute("data-bytes"))
+    assert 0 < kept < precached_bytes(built_site) / 10
+    total = bn(f"{precached_bytes(built_site) / 1e6:.1f}")
+    assert box.locator("[data-offline-status]").inner_text() == t("home.offline.kept", mb=bn(f"{kept / 1e6:.1f}"))
+    make = box.locator('[data-action="make-offline"]')
+    assert make.inner_text() == t("home.offline.button", total=total)  # its price, before the choice
+    assert not box.locator('[data-action="stop-offline"]').is_visible()
+    assert not box.locator("[data-save-data]").is_visible()
+    make.click()
     page.wait_for_function("() => document.querySelector('[data-offline]').dataset.state === 'ready'", timeout=240_000)
-    expected = t("home.offline.ready", mb=bn(f"{precached_bytes(built_site) / 1e6:.1f}"))
+    expected = t("home.offline.ready", mb=total)
     assert box.locator("[data-offline-status]").inner_text() == expected
-    assert not box.locator('[data-action="make-offline"]').is_visible()
+    assert not make.is_visible()
     open_home(page, site_url)  # a later visit knows without asking the reader
     page.wait_for_function("() => document.querySelector('[data-offline]').dataset.state === 'ready'")
     assert page.locator("[data-offline] [data-offline-status]").inner_text() == expected
     assert serious_violations(page) == []
+    page.locator('[data-offline] [data-action="stop-offline"]').click()  # the choice can be undone
+    page.wait_for_function("() => document.querySelector('[data-offline]').dataset.state === 'kept'")
+    assert page.locator('[data-offline] [data-action="make-offline"]').is_visible()
     context.close()

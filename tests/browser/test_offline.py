@@ -1,61 +1,121 @@
-"""The course with the server gone: after one visit the service worker serves every page,
-Pyodide and its wheels. The site is served from a sub-path (/course/) to prove it needs no root."""
+"""The course with the server gone, paid for as it is used. A first visit keeps what it fetched
+(the page, Python, the packages its cells ran) and nothing more; the whole course offline is the
+reader's choice; a reader who asked the browser to save data pays for Python only at the first Run.
+The site is served from a sub-path (/course/) to prove it needs no root."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
+import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
-from support.browser import output_snapshot, run_cell, wait_enhanced
+from support.browser import offline_api, output_snapshot, run_cell, wait_enhanced
 from support.work import precache_manifest
 
 pytestmark = pytest.mark.browser
 
+LESSON = "/lessons/optimization/"
+FIRST_CELL = "opt-three-lr"  # NumPy only
+KEPT_FILES = """async () => {
+    let urls = [];
+    for (const name of await caches.keys()) urls = urls.concat((await (await caches.open(name)).keys()).map((r) => r.url));
+    return urls;
+}"""
 
-def test_site_works_offline_after_one_visit_from_a_sub_path(browser, course_server):
+
+
+def quiet(server, seconds=3.0, limit=120.0):
+    """Wait until the host has had no request for `seconds` (the visit's downloads are over)."""
+    deadline = time.monotonic() + limit
+    seen, since = len(server.requested), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        if len(server.requested) != seen:
+            seen, since = len(server.requested), time.monotonic()
+        elif time.monotonic() - since >= seconds:
+            return
+    raise AssertionError("the page kept downloading")
+
+
+def site_file(path: str, prefix: str = "/course/") -> str:
+    """The built file a request of the host was for (a folder's page is its index.html)."""
+    name = path.split("?")[0].removeprefix(prefix)
+    return name + "index.html" if name.endswith("/") or name == "" else name
+
+
+def test_a_first_visit_keeps_what_it_fetched_and_nothing_more(browser, course_server, built_site):
     server, base = course_server
+    listed = precache_manifest(built_site)
     context = browser.new_context()  # service workers allowed here
     page = context.new_page()
-    page.goto(base + "/guide/")
+    page.goto(base + LESSON)
     wait_enhanced(page)
-    # caching starts once the first output is in (it must not compete with the first Run)
-    assert run_cell(page, "guide-tabs-py", timeout=120_000) == "done"
-    scope = page.evaluate("""async () => {
-        const registration = await navigator.serviceWorker.ready;   // installed = everything precached
-        return registration.scope;
-    }""")
-    assert scope == base + "/"
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    cached = page.evaluate("""async () => {
-        const names = await caches.keys();
-        let urls = [];
-        for (const name of names) urls = urls.concat((await (await caches.open(name)).keys()).map((r) => r.url));
-        return urls;
-    }""")
-    assert any(url.split("?")[0].endswith("/pyodide/pyodide.asm.wasm") for url in cached)
-    assert any("/pyodide/matplotlib-" in url for url in cached)
+    assert run_cell(page, FIRST_CELL, timeout=120_000) == "done"
+    quiet(server)
+
+    fetched = {site_file(path) for path, _ in server.sent} & set(listed)
+    # the page and what its first cell needs; no other lesson, no package its cells did not import
+    assert any(name.endswith("pyodide.asm.wasm") for name in fetched)
+    assert any("/numpy-" in name for name in fetched)
+    assert not any("matplotlib" in name for name in fetched)
+    assert {name for name in fetched if name.endswith(".html")} == {LESSON.strip("/") + "/index.html"}
+    # kept: exactly what was fetched, each file once (the editor and the course's scripts, which
+    # any page may load, come with the first page)
+    kept = {url.removeprefix(base + "/") for url in page.evaluate(KEPT_FILES)}
+    shell = {name for name in listed if name.startswith(("assets/pathshala/", "assets/vendor/editor.js",
+                                                         "assets/vendor/dompurify/"))}
+    assert kept == fetched | shell
+    assert [site_file(path) for path, _ in server.sent].count(LESSON.strip("/") + "/index.html") == 1
+    status = offline_api(page, "offlineStatus")
+    assert status["bytes"] == sum((built_site / name).stat().st_size for name in kept)
+    assert status["totalBytes"] == sum((built_site / name).stat().st_size for name in listed)
+    assert status["ready"] is False and status["keepAll"] is False
 
     server.shutdown()  # the classroom server is gone
     server.server_close()
+    page.goto(base + LESSON)  # what was read works as before
+    wait_enhanced(page)
+    assert run_cell(page, FIRST_CELL, timeout=120_000) == "done"
+    with pytest.raises(PlaywrightError):
+        page.goto(base + "/demo/")  # never opened, so never downloaded
+    context.close()
 
+
+def test_the_whole_course_works_offline_after_the_readers_choice(browser, course_server):
+    server, base = course_server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + LESSON)
+    wait_enhanced(page)
+    status = offline_api(page, "makeAvailableOffline")
+    assert status["ready"] is True and status["keepAll"] is True
+    assert status["bytes"] == status["totalBytes"]
+    cached = page.evaluate(KEPT_FILES)
+    assert any(url.endswith("/pyodide/pyodide.asm.wasm") for url in cached)
+    assert any("/pyodide/matplotlib-" in url for url in cached)
+
+    server.shutdown()
+    server.server_close()
     page.goto(base + "/demo/")  # a page never opened while the server was up
     wait_enhanced(page)
     assert run_cell(page, "demo-plot", timeout=120_000) == "done"
     kinds = [entry[0] for entry in output_snapshot(page, "demo-plot")]
     assert "figure" in kinds and "stdout" in kinds
+    assert offline_api(page, "offlineStatus")["keepAll"] is True  # remembered
     context.close()
 
 
-def test_service_worker_precaches_every_file_with_its_sha256(built_site):
-    listed = precache_manifest(built_site)
-    on_disk = {p.relative_to(built_site).as_posix() for p in built_site.rglob("*")
-               if p.is_file() and p.suffix in {".html", ".js", ".css", ".wasm", ".whl", ".zip", ".json", ".woff2", ".ttf"}
-               and p.name != "sw.js"}
-    assert on_disk - set(listed) == set()
-    # the integrity is the file's SHA-256 as the build left it (the service worker serves a cached
-    # copy only if it matches, and uses it as the revision: a changed file gets a new cache key)
-    wrong = [url for url, integrity in listed.items()
-             if integrity != "sha256-" + base64.b64encode(hashlib.sha256((built_site / url).read_bytes()).digest()).decode()]
-    assert wrong == []
+def test_save_data_fetches_python_only_at_the_first_run(browser, course_server):
+    server, base = course_server
+    context = browser.new_context()
+    # what Chromium reports when the reader turned on its data saver
+    context.add_init_script("Object.defineProperty(navigator, 'connection', { value: { saveData: true } })")
+    page = context.new_page()
+    page.goto(base + LESSON)
+    wait_enhanced(page)
+    quiet(server)
+    assert not any("/pyodide/" in path for path in server.requested)
+    assert run_cell(page, FIRST_CELL, timeout=120_000) == "done"
+    assert any(path.endswith("pyodide.asm.wasm") for path in server.requested)
+    context.close()

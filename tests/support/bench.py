@@ -10,6 +10,8 @@
     ./pathshala bench --off bytecode --off startup_snapshot   the site built with those levers off
     ./pathshala bench --work-import 30000   "my work" importing a file of that many items instead
                                       (support/bench_work.py)
+    ./pathshala bench --first-visit 60      what opening lesson 1 costs in its first 60 s instead
+                                      (support/bench_first_visit.py)
 
 Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
 with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches).
@@ -55,6 +57,7 @@ import time
 from pathlib import Path
 
 from .bench_floor import time_floor, write_floor_pages
+from .bench_first_visit import first_visit
 from .browser import start_then_stop
 from .bench_author import main as author_main
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
@@ -293,6 +296,8 @@ def main(argv=None) -> None:
                         help="build with this start-up lever of the plugin off (repeatable), to measure what it gives")
     parser.add_argument("--work-import", type=int, metavar="ITEMS",
                         help='time "my work" importing a file of ITEMS items instead (support/bench_work.py)')
+    parser.add_argument("--first-visit", type=float, metavar="SECONDS",
+                        help="bytes sent in the first SECONDS of opening lesson 1 instead (support/bench_first_visit.py)")
     parser.add_argument("--skip-explorables", action="store_true", help="leave out explorable_update_ms")
     parser.add_argument("--author", action="store_true", help="time the author's save -> reload under `mkdocs serve` "
                         "instead (its own options: --edits, --plugin-from; support/bench_author.py)")
@@ -314,6 +319,10 @@ def main(argv=None) -> None:
         return
     if args.work_import:
         print(json.dumps({"work_import": work_import(site, args.work_import, args.repeat)}, indent=1))
+        shutil.rmtree(site, ignore_errors=True)
+        return
+    if args.first_visit:
+        print(json.dumps({"first_visit": first_visit(site, args.first_visit, args.repeat)}, indent=1))
         shutil.rmtree(site, ignore_errors=True)
         return
     if args.lighthouse:

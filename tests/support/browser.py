@@ -114,3 +114,11 @@ def answer_input(page, cell_id, prompt, line, *, press_enter=True):
         form.locator('[data-action="send-input"]').click()
     page.wait_for_function("([id, echo]) => document.querySelector(`[data-cell-id=\"${id}\"] [data-output]`)"
                            ".textContent.includes(echo)", arg=[cell_id, f"{prompt} {line}\n"])
+
+
+OFFLINE_MODULE = "document.querySelector('script[src$=\"assets/pathshala/site/offline.js\"]').src"
+
+
+def offline_api(page, call: str):
+    """Call one of site/offline.js's functions in the page (offlineStatus, makeAvailableOffline, ...)."""
+    return page.evaluate(f"async () => (await import({OFFLINE_MODULE})).{call}()")

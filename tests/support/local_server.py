@@ -57,14 +57,20 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         return body
 
+    def copyfile(self, source, outputfile):
+        self.server.sent.append((self.path, os.fstat(source.fileno()).st_size))  # the body, as sent
+        super().copyfile(source, outputfile)
+
     def log_message(self, *args):
         pass
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
-    """``requested``: every path asked for, in order (what a page still fetches from the host)."""
+    """``requested``: every path asked for, in order (what a page still fetches from the host);
+    ``sent``: (path, body bytes) of every file sent (what the visit cost, compressed as sent)."""
 
     requested: list[str]
+    sent: list[tuple[str, int]]
 
     def handle_error(self, request, client_address):
         pass  # a browser context closed mid-download (e.g. background caching) is not news
@@ -74,5 +80,6 @@ def serve(folder: Path) -> tuple[QuietServer, str]:
     """Serve ``folder`` on a free loopback port in a daemon thread; returns (server, base URL)."""
     server = QuietServer(("127.0.0.1", 0), functools.partial(StaticHandler, directory=str(folder)))
     server.requested = []
+    server.sent = []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"

@@ -65,16 +65,15 @@ def stored(page) -> dict:
 
 
 def precache_manifest(site: Path) -> dict[str, str]:
-    """The files the build's sw.js precaches: URL (relative to the site) -> integrity ("sha256-...")."""
+    """The files the build's sw.js can keep offline: URL (relative to the site) -> integrity ("sha256-...")."""
     sw = (site / "sw.js").read_text(encoding="utf-8")
-    listed = dict((url, integrity) for integrity, url in
-                  re.findall(r'\{"integrity":"(sha256-[^"]+)","revision":null,"url":"([^"]+)"\}', sw))
+    listed = dict(re.findall(r'\{"url":"([^"]+)","integrity":"(sha256-[^"]+)","size":\d+\}', sw))
     assert len(listed) > 100, "sw.js lists too few files: its manifest format changed?"
     return listed
 
 
 def precached_bytes(site: Path) -> int:
-    """What the offline copy weighs: every file the build's sw.js lists, as it is on disk."""
+    """What the whole course's offline copy weighs: every file the build's sw.js lists, as it is on disk."""
     return sum((site / url).stat().st_size for url in precache_manifest(site))
 
 

@@ -45,7 +45,7 @@ STAGE_RULES = {
 ASSET_RULES = {
     "lib": set(),
     "python": set(),
-    "cells": {"lib", "python"},
+    "cells": {"lib", "python", "site"},  # site: Python starts once the service worker keeps its files
     "components": {"lib", "python", "cells"},
     "site": {"lib"},
 }

@@ -231,8 +231,6 @@ export class Cell {
   finished(result, seconds) {
     this.endTimer();
     this.closeLine();
-    // the first output is in: background work (offline caching, offline.js) may start now
-    document.dispatchEvent(new CustomEvent("pathshala:python-ready"));
     this.jobId = null;
     this.root.dataset.runMs = (seconds * 1000).toFixed(2); // Python's own time, for benchmarks
     renderNotes(this.notes, result, strings);

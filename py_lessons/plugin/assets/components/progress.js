@@ -124,41 +124,55 @@ class Progress {
   }
 }
 
-/** Whether the whole course is kept on this device for use offline (offline.js: the service
- * worker's precache), how many MB that took, and a button to make it so. */
+/** What this device keeps of the course (offline.js: the service worker's cache), in MB: what the
+ * reader opened and ran, or the whole course once the reader chose it (a button with its size). */
 class OfflineBox {
   constructor(root) {
     this.root = root;
     this.status = root.querySelector("[data-offline-status]");
     this.button = root.querySelector('[data-action="make-offline"]');
+    this.stop = root.querySelector('[data-action="stop-offline"]');
     if (site.offline === false) { root.hidden = true; return; } // this site has no service worker
-    if (!("serviceWorker" in navigator) || !globalThis.isSecureContext) { this.show("unsupported"); return; }
+    if (!("serviceWorker" in navigator) || !globalThis.isSecureContext) { this.show({ state: "unsupported" }); return; }
     this.offline = import("../site/offline.js");
-    this.button.addEventListener("click", () => this.makeAvailable());
+    this.button.addEventListener("click", () => this.keepAll());
+    this.stop.addEventListener("click", () => this.ask((api) => api.stopKeepingAll()));
+    this.offline.then((api) => { root.querySelector("[data-save-data]").hidden = !api.saveData; });
     this.ask((api) => api.offlineStatus());
+    // a first visit: what the page loaded before the service worker served it is being kept
+    this.offline.then((api) => document.addEventListener(api.OFFLINE_CHANGED, ({ detail }) => {
+      if (this.root.isConnected && this.last?.state !== "working") this.ask(async () => detail);
+    }));
   }
 
-  async makeAvailable() {
-    this.show("working");
-    await this.ask((api) => api.makeAvailableOffline(), "failed");
+  async keepAll() {
+    this.show({ ...this.last, state: "working", bytes: 0 });
+    await this.ask((api) => api.makeAvailableOffline(({ bytes }) => this.show({ ...this.last, state: "working", bytes })));
   }
 
-  async ask(call, notReady = "missing") {
+  async ask(call) {
     try {
-      const { ready, bytes } = await call(await this.offline);
-      this.show(ready ? "ready" : notReady, bytes);
+      const status = await call(await this.offline);
+      const state = status.failed ? "failed" : status.keepAll && status.ready ? "ready" : "kept";
+      this.show({ ...status, state });
     } catch (error) {
       console.error(error);
-      this.show("failed");
+      this.show({ ...this.last, state: "failed" });
     }
   }
 
-  show(state, bytes = 0) {
+  show(status) {
+    const { state, bytes = 0, totalBytes = 0, keepAll = false } = status;
+    this.last = status;
+    const mb = (count) => bnDigits((count / 1e6).toFixed(1));
     this.root.dataset.state = state;
     this.root.dataset.bytes = String(bytes);
-    this.button.hidden = !["missing", "failed", "working"].includes(state);
+    this.root.dataset.totalBytes = String(totalBytes);
+    this.button.hidden = !["kept", "failed", "working"].includes(state);
     this.button.disabled = state === "working";
-    this.status.textContent = format(`home.offline.${state}`, { mb: bnDigits((bytes / 1e6).toFixed(1)) });
+    this.button.textContent = format("home.offline.button", { total: mb(totalBytes) });
+    this.stop.hidden = !keepAll || state === "working";
+    this.status.textContent = format(`home.offline.${state}`, { mb: mb(bytes), total: mb(totalBytes) });
   }
 }
 

@@ -1,20 +1,24 @@
-// Registers the service worker (sw.js at the site root, written at build by Workbox) that keeps
-// the whole course, Pyodide included, usable after one visit with no server at all.
-// Precaching downloads the whole site (about 30 MB), so it waits until the reader's first Python
-// output has arrived (cells/cell.js fires "pathshala:python-ready") or the page has been open a while:
-// it must never compete with the first Run. makeAvailableOffline() starts it at once.
+// Registers the service worker (sw.js at the site root, see ship/frontend/service-worker.js) as
+// soon as a page opens. It keeps what the reader's visit fetches (the pages read, Python and the
+// packages run) and nothing more; the whole course only when the reader asks for it on the home
+// page (makeAvailableOffline), which the worker remembers for later builds.
+// What the page fetched before the worker controlled it (its first load) is handed to the worker
+// once it does; Python's worker is started only after that (cells/index.js waits for
+// pageControlled(), at most a few seconds), so its downloads are kept too.
 //
-// A new build: its worker precaches the new files, then takes over every open page at once
-// (skipWaiting + clientsClaim in the worker), so the page learns of it when its controller
-// changes from one worker to another, and offers "reload now"; the reload is served the new
-// build. Edits and progress live in localStorage, which neither the worker nor the reload touch.
+// A new build: its worker copies what is kept and fetches what changed, then takes over every
+// open page at once (skipWaiting + clientsClaim in the worker), so the page learns of it when its
+// controller changes from one worker to another, and offers "reload now"; the reload is served
+// the new build. Edits and progress live in localStorage, which neither the worker nor the reload touch.
 import { strings } from "../lib/text.js";
-import { siteRoot as root, storageNamespace } from "../site.js";
+import { offline, siteRoot as root } from "../site.js";
 
-const LATEST_START_MS = 20000;
+// Python waits at most this long for the first install, so a slow network never holds up a Run.
+const CONTROL_WAIT_MS = 4000;
 // Instant navigation never loads a page, so a long visit would not look for a new build by itself.
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
-const supported = "serviceWorker" in navigator && root.protocol.startsWith("http");
+// offline false: this site has no service worker (under `mkdocs serve`)
+const supported = offline && "serviceWorker" in navigator && root.protocol.startsWith("http") && globalThis.isSecureContext;
 let registering = null;
 
 function register() {
@@ -24,40 +28,65 @@ function register() {
   return registering;
 }
 
-/** Whether this site's offline copy is complete, and its size in bytes (what Cache Storage holds
- * for it: the precache of this build, Python's start-up snapshot included). */
-export async function offlineStatus() {
-  const registration = supported ? await navigator.serviceWorker.getRegistration(root.href) : undefined;
-  const ready = registration?.scope === root.href && Boolean(registration.active);
-  return { ready, bytes: ready ? await precacheBytes() : 0 };
-}
-
-/** Precache the whole site now (the reader asked for it) instead of after the first run; resolves
- * with offlineStatus() once the worker has installed, or failed to. */
-export async function makeAvailableOffline() {
-  const registration = supported ? await register() : null;
-  if (registration) await installed(registration);
-  return offlineStatus();
-}
-
-function installed(registration) {
-  const worker = registration.installing || registration.waiting;
-  const settled = () => !worker || worker.state === "activated" || worker.state === "redundant";
+/** Resolves once this page is served by the site's worker (so what it fetches from now on is
+ * kept), or at once where there is none, or after CONTROL_WAIT_MS. */
+export function pageControlled() {
+  if (!supported || navigator.serviceWorker.controller) return Promise.resolve();
   return new Promise((resolve) => {
-    if (settled()) resolve();
-    else worker.addEventListener("statechange", () => { if (settled()) resolve(); });
+    navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
+    setTimeout(resolve, CONTROL_WAIT_MS);
   });
 }
 
-async function precacheBytes() {
-  let bytes = 0;
-  for (const name of await caches.keys()) {
-    // Workbox names its precache "<prefix>-precache-<version>-<scope>"; the prefix is this site's
-    if (!name.startsWith(`${storageNamespace}-precache-`) || !name.endsWith(root.href)) continue;
-    const cache = await caches.open(name);
-    for (const request of await cache.keys()) bytes += (await (await cache.match(request)).blob()).size;
-  }
-  return bytes;
+/** Whether the reader asked the browser to save data (Chrome's Lite mode, a data-saver setting). */
+export const saveData = Boolean(navigator.connection?.saveData);
+
+async function ask(message, onProgress) {
+  const registration = supported ? await register() : null;
+  const worker = registration ? (await navigator.serviceWorker.ready).active : null;
+  if (!worker) return null;
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = ({ data }) => {
+      if (data.type === "progress") onProgress?.(data);
+      else resolve(data);
+    };
+    worker.postMessage(message, [channel.port2]);
+  });
+}
+
+function asStatus(answer) {
+  if (!answer) return { ready: false, keepAll: false, bytes: 0, totalBytes: 0, failed: false };
+  const { kept, keptBytes, total, totalBytes, keepAll, failed } = answer;
+  return { ready: kept === total, keepAll, bytes: keptBytes, totalBytes, failed };
+}
+
+/** What this device keeps of the course: `bytes` of the `totalBytes` the whole course takes,
+ * `ready` when that is all of it, `keepAll` when the reader chose the whole course. */
+export async function offlineStatus() {
+  return asStatus(await ask({ type: "status" }));
+}
+
+/** Keep the whole course on this device (the reader asked for it), remembered for later builds;
+ * `onProgress({done, total})` as files arrive. Resolves with offlineStatus() once done or failed. */
+export async function makeAvailableOffline(onProgress) {
+  return asStatus(await ask({ type: "keep-all" }, onProgress));
+}
+
+/** Forget the choice: what is kept stays, later builds keep only what is read. */
+export async function stopKeepingAll() {
+  return asStatus(await ask({ type: "keep-all", off: true }));
+}
+
+/** Fired on document with offlineStatus() as its detail when what the device keeps has changed. */
+export const OFFLINE_CHANGED = "pathshala:offline-changed";
+
+/** What this page loaded before the worker served it: the page itself and every file it fetched. */
+async function keepWhatWasFetched() {
+  const urls = [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name)]
+    .filter((url) => url.startsWith(root.href));
+  const status = asStatus(await ask({ type: "keep", urls }));
+  document.dispatchEvent(new CustomEvent(OFFLINE_CHANGED, { detail: status }));
 }
 
 function showUpdateNotice() {
@@ -86,6 +115,7 @@ function watchForUpdates() {
   let controller = navigator.serviceWorker.controller; // null -> a worker is the first install, not news
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     if (controller) showUpdateNotice();
+    else keepWhatWasFetched();
     controller = navigator.serviceWorker.controller;
   });
   const lookForNewBuild = () => navigator.serviceWorker.getRegistration(root.href)
@@ -96,10 +126,5 @@ function watchForUpdates() {
 
 if (supported) {
   watchForUpdates();
-  if (navigator.serviceWorker.controller) {
-    register(); // already offline-ready (loading this page made the browser look for a newer build)
-  } else {
-    document.addEventListener("pathshala:python-ready", register, { once: true });
-    addEventListener("load", () => setTimeout(register, LATEST_START_MS), { once: true });
-  }
+  register(); // at once: installing costs sw.js alone, and from then on what is read is kept
 }

@@ -56,13 +56,16 @@ def render_lesson_card(number: int, lesson: Lesson, page_url: str) -> str:
 
 
 def render_offline_box() -> str:
-    """Filled in by progress.js from the service worker's cache; hidden where the site has none."""
+    """What this device keeps (filled in by progress.js from the service worker), the whole course
+    at the reader's choice; hidden where the site has no service worker."""
     return (
         f'<div class="pz-offline" data-offline data-state="checking">'
         f'<h3 class="pz-offline-title">{text(t("home.offline.title"))}</h3>'
         f'<p class="pz-status" role="status" aria-live="polite" data-offline-status>{text(t("home.offline.checking"))}</p>'
-        f'<button type="button" class="pz-button" data-action="make-offline" hidden>'
-        f'{text(t("home.offline.button"))}</button></div>'
+        f'<p class="pz-status" data-save-data hidden>{text(t("home.offline.save_data"))}</p>'
+        f'<button type="button" class="pz-button" data-action="make-offline" hidden></button> '
+        f'<button type="button" class="pz-button" data-action="stop-offline" hidden>'
+        f'{text(t("home.offline.stop"))}</button></div>'
     )
 
 
