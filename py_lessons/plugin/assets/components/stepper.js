@@ -26,7 +26,14 @@ function rowHtml(step, number) {
     const td = document.createElement("td");
     td.className = cls;
     const code = document.createElement("code");
-    code.textContent = value;
+    // each word whole on its line, as the build writes it (render/components/stepper.py)
+    for (const part of String(value).split(/(\s+)/)) {
+      if (!part || /^\s+$/.test(part)) { code.append(part); continue; }
+      const word = document.createElement("span");
+      word.className = "pz-word";
+      word.textContent = part;
+      code.append(word);
+    }
     td.append(code);
     return td;
   };

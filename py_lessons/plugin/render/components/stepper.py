@@ -14,6 +14,7 @@ function in the reader's Pyodide. Unknown functions and bad inputs fail the buil
 from __future__ import annotations
 
 import json
+import re
 
 from ....runtime import steppers
 from ....runtime.numbers import bn_digits
@@ -56,6 +57,13 @@ def input_text(value) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+def _unbroken_words(value: str) -> str:
+    """A calculation's text with each word (a number, "(2·w", "−0.5])[0]") kept whole on its line:
+    the browser breaks it only at its spaces (stepper.js writes recomputed rows the same way)."""
+    return "".join(part if not part or part.isspace() else f'<span class="pz-word">{text(part)}</span>'
+                   for part in re.split(r"(\s+)", value))
+
+
 def render_rows(steps: list[dict]) -> str:
     rows = []
     for number, step in enumerate(steps, start=1):
@@ -64,8 +72,8 @@ def render_rows(steps: list[dict]) -> str:
             f'<th scope="row" class="pz-step-no">{bn_digits(number)}</th>'
             f'<td class="pz-step-what"><span class="pz-step-title">{text(step["title"])}</span>'
             f'<span class="pz-step-note">{text(step["note"])}</span></td>'
-            f'<td class="pz-step-calc"><code>{text(step["calculation"])}</code></td>'
-            f'<td class="pz-step-result"><code>{text(step["result"])}</code></td></tr>'
+            f'<td class="pz-step-calc"><code>{_unbroken_words(step["calculation"])}</code></td>'
+            f'<td class="pz-step-result"><code>{_unbroken_words(step["result"])}</code></td></tr>'
         )
     return "".join(rows)
 
@@ -106,7 +114,6 @@ def render(parsed: dict) -> str:
         f'data-state="complete"{" data-editable" if editable else ""} '
         f'data-initial="{attr(initial)}" aria-labelledby="{attr(cid)}-caption">'
         f'<p class="pz-stepper-caption" id="{attr(cid)}-caption">{text(caption)}</p>'
-        f'{render_form(parsed) if editable else ""}'
         f'<div class="pz-scroll" tabindex="0" role="region" aria-labelledby="{attr(cid)}-caption"><table class="pz-stepper-table">'
         f'<thead><tr><th scope="col">{text(t("stepper.col.step"))}</th><th scope="col">{text(t("stepper.col.what"))}</th>'
         f'<th scope="col">{text(t("stepper.col.calc"))}</th><th scope="col">{text(t("stepper.col.result"))}</th></tr></thead>'
@@ -116,6 +123,9 @@ def render(parsed: dict) -> str:
         f'<span class="pz-stepper-position" data-position></span>'
         f'<button type="button" class="pz-button" data-action="next">{text(t("stepper.next"))}</button>'
         f'<button type="button" class="pz-button" data-action="all">{text(t("stepper.all"))}</button></div>'
+        # the worked example first, then the reader's own values: on a phone the inputs filled the
+        # first screen before any row of the calculation showed
+        f'{render_form(parsed) if editable else ""}'
         f'<p class="pz-status" role="status" aria-live="polite" data-status></p>'
         f'</div>'
     )
