@@ -29,9 +29,59 @@ def end_cell() -> None:
     _state.update(emit=None)
 
 
+_MATHTEXT_POWER = re.compile(r"\$\\mathdefault\{(?:(?P<mantissa>[0-9.]+)\\times)?10\^\{(?P<exp>[-\u2212]?[0-9]+)\}\}\$")
+
+
+def bangla_ticks(fig) -> None:
+    """Every axis of ``fig`` labels its ticks (and their offset, "1e6") in Bangla digits, as the
+    legends and titles beside them are Bangla; a formatter's mathtext ($10^{3}$, log axes) is kept,
+    since its fonts have no Bangla digits."""
+    from matplotlib.ticker import Formatter
+
+    from .numbers import MINUS, bn_digits, powers_of_ten
+
+    def shown(text: str) -> str:
+        power = _MATHTEXT_POWER.fullmatch(text)
+        if power:  # a log axis: $\mathdefault{10^{-3}}$ or $\mathdefault{5\times10^{-3}}$ -> ৫ × ১০⁻³
+            text = f"{power['mantissa']}e{power['exp']}" if power["mantissa"] else f"1e{power['exp']}"
+            text = powers_of_ten(text)
+            text = text.removeprefix("1 × ") if not power["mantissa"] else text
+        elif "$" in text:
+            return text
+        return bn_digits(powers_of_ten(text).replace("-", MINUS))
+
+    class BanglaDigits(Formatter):
+        def __init__(self, inner):
+            self.inner = inner
+
+        def set_axis(self, axis):
+            super().set_axis(axis)
+            self.inner.set_axis(axis)
+
+        def set_locs(self, locs):
+            self.inner.set_locs(locs)
+
+        def __call__(self, x, pos=None):
+            return shown(self.inner(x, pos))
+
+        def format_ticks(self, values):
+            return [shown(text) for text in self.inner.format_ticks(values)]
+
+        def get_offset(self):
+            return shown(self.inner.get_offset())
+
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
+                             (axis.get_minor_formatter, axis.set_minor_formatter)):
+                if type(get()).__name__ != "BanglaDigits":
+                    put(BanglaDigits(get()))
+
+
 def figure_to_svg(fig, salt: str) -> str:
     import matplotlib
 
+    bangla_ticks(fig)
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})

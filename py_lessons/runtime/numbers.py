@@ -49,6 +49,11 @@ def _scientific(match: re.Match) -> str:
     return f"{match['mantissa']} × 10{str(exponent).translate(_SUPERSCRIPT)}"
 
 
+def powers_of_ten(text: str) -> str:
+    """E-notation in ``text`` written as a power of ten: "1e6" -> "1 × 10⁶", "2.5e−03" -> "2.5 × 10⁻³"."""
+    return _EXPONENT.sub(_scientific, text.replace(MINUS, "-"))
+
+
 def _significant(x: float, sig: int) -> str:
     """Plain decimals for everyday sizes (1e-4 <= |x| < 1e6), else ``4.861e-4``; no trailing zeros."""
     if x == 0:
@@ -71,8 +76,9 @@ def format_number(value, spec: str = "", *, sig: int | None = None, bangla: bool
 
     ``spec`` is Python's format spec (``.3g``, ``.2f``, ``,`` …; default ``.4g`` for floats);
     a ``,`` groups the Indian way. ``sig`` instead gives that many significant digits with no
-    trailing zeros (the worked calculations' style). ``bangla`` writes Bangla digits. ``prose`` writes powers of
-    ten as ``3.59 × 10⁶`` instead of ``3.59e+06``. Non-numbers are returned as text unchanged.
+    trailing zeros (the worked calculations' style). ``bangla`` writes Bangla digits, and powers of
+    ten as ``৩.৫৯ × ১০⁶`` (a Bangla reader never sees e-notation); ``prose`` writes them so in
+    Latin digits too, instead of ``3.59e+06``. Non-numbers are returned as text unchanged.
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
@@ -88,7 +94,7 @@ def format_number(value, spec: str = "", *, sig: int | None = None, bangla: bool
         text = f"{value:.4g}" if isinstance(value, float) else str(value)
     if "," in spec:
         text = _GROUPED.sub(_regroup, text)
-    if prose:
+    if prose or bangla:
         text = _EXPONENT.sub(_scientific, text)
     text = text.replace("-", MINUS)
     return bn_digits(text) if bangla else text

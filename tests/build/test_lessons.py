@@ -121,3 +121,22 @@ def test_the_go_tab_prints_what_the_python_cell_printed(built_site, tmp_path):
     assert ran.returncode == 0, ran.stderr
     python_output = html.unescape(outputs(built_site, "lessons/optimization/index.html")["opt-three-lr"])
     assert "lr=0.3" in ran.stdout and ran.stdout == python_output
+
+
+def test_each_lesson_has_one_name_in_the_navigation_its_title_and_its_heading(built_site):
+    """The navigation's name ("৪ · Model হালকা করা") is the heading's before its colon, or the
+    whole heading; the browser's title and the home page's card say the same."""
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    for path in LESSONS:
+        page = (built_site / path / "index.html").read_text(encoding="utf-8")
+        h1 = re.sub(r'<a class="headerlink".*?</a>', "", re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1))
+        heading = html.unescape(re.sub(r"<[^>]+>", "", h1)).strip()
+        name = heading.split(":")[0]
+        nav = re.search(rf'href="{re.escape(path)}"[^>]*class="md-nav__link[^"]*"[^>]*>\s*<span class="md-ellipsis">\s*(.*?)\s*</span>',
+                        home, re.S)
+        assert nav, path
+        label = html.unescape(nav.group(1)).strip()
+        assert label.split(" · ", 1)[1] in (name, heading), (path, label, heading)
+        title = html.unescape(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
+        assert title.startswith(label), (path, title)
+        assert re.fullmatch("[০-৯]+", label.split(" · ", 1)[0]), label  # its number, in Bangla digits

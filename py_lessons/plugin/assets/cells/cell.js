@@ -258,7 +258,7 @@ export class Cell {
       this.setStatus(strings["cell.state.stopped"]);
       return;
     }
-    if (result?.traceback) renderTraceback(this.output, result.traceback);
+    // the reader stopped it: the status says so; Python's KeyboardInterrupt traceback is not news
     this.setState("error");
     const message = how === "restarted" ? strings["cell.state.restarted"] : strings["cell.state.stopped"];
     this.setStatus(this.timeoutNote ? `${this.timeoutNote} ${message}` : message);

@@ -52,11 +52,18 @@ class Exercise {
     this.checkButton.setAttribute("aria-disabled", String(state === "checking"));
   }
 
+  /** Each line a paragraph; a line {text, code} ends with Python's own words as code, after the
+   * Bangla, never inside a Bangla sentence. */
   say(...lines) {
     this.feedback.replaceChildren(...lines.filter(Boolean).map((line, index) => {
       const p = document.createElement("p");
       if (index === 0) p.className = "pz-feedback-message";
-      p.textContent = line;
+      p.textContent = line.text ?? line;
+      if (line.code) {
+        const code = document.createElement("code");
+        code.textContent = line.code;
+        p.append(" ", code);
+      }
       return p;
     }));
   }
@@ -104,10 +111,11 @@ class Exercise {
     this.save();
     this.setState("failed");
     let message;
-    if (stage === "code") message = format("exercise.code.error", { error: result.error, message: result.message });
+    const python = result.message ? `${result.error}: ${result.message}` : result.error;
+    // an author's check speaks Bangla (its AssertionError message); anything else is Python's
+    if (stage === "code") message = { text: strings["exercise.code.error"], code: python };
     else if (result.error === "AssertionError" && result.message) message = format("exercise.failed", { message: result.message });
-    else if (result.message) message = format("exercise.failed", { message: `${result.error}: ${result.message}` });
-    else message = format("exercise.failed.silent", { error: result.error });
+    else message = { text: strings["exercise.failed.python"], code: python };
     let offered = null;
     if (this.state.attempts >= this.maxAttempts && !this.solution.open) {
       this.solution.open = true;

@@ -6,7 +6,11 @@ export { strings };
 
 const BN = "০১২৩৪৫৬৭৮৯";
 export const bnDigits = (value) => String(value).replace(/[0-9]/g, (d) => BN[d]);
-export const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+// a number, or a number already written as text ("0.01", "11.9", "1,234"): shown in Bangla digits,
+// so no message of the catalogue mixes two scripts of digits; names and ids are left as they are
+const NUMERIC = /^[-+\u2212]?[0-9][0-9.,]*$/;
+const shown = (value) => (typeof value === "number" || NUMERIC.test(value ?? "") ? bnDigits(value) : value ?? "");
+export const format = (key, values = {}) => strings[key].replace(/\{(\w+)\}/g, (_, name) => shown(values[name]));
 
 /** The loader message for Pyodide's progress events (same text the cells show). */
 export function loaderMessage(progress) {

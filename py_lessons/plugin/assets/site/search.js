@@ -3,8 +3,8 @@
 //   phone's Bangla keyboard composing it, paste, autocorrect, voice typing) found nothing until a
 //   space was typed; so every change of the field's text is told to the theme as a released key,
 //   once the word is composed.
-// - It counts results with Latin digits ("8 টা ডকুমেন্ট"): the count is written in Bangla digits,
-//   like every other number of the course.
+// - It counts results with Latin digits ("8 টা ডকুমেন্ট", "আরও 11টি"): the counts are written in
+//   Bangla digits, like every other number of the course.
 import { bnDigits } from "../lib/text.js";
 
 const field = document.querySelector('[data-md-component="search-query"]');
@@ -17,10 +17,18 @@ function searchNow(event) {
 field?.addEventListener("input", searchNow);
 field?.addEventListener("compositionend", searchNow);
 
-const meta = document.querySelector(".md-search-result__meta");
-if (meta) {
+// the theme's own counts: results found, and "এই পৃষ্ঠায় আরও 11টি আছে" under a page's first hits
+// (never the snippets: a lesson's "fp16" stays as written)
+const COUNTS = ".md-search-result__meta, .md-search-result__more summary";
+const results = document.querySelector(".md-search-result");
+if (results) {
   new MutationObserver(() => {
-    const text = bnDigits(meta.textContent);
-    if (text !== meta.textContent) meta.textContent = text; // the next call finds nothing to change
-  }).observe(meta, { childList: true, characterData: true, subtree: true });
+    for (const count of results.querySelectorAll(COUNTS)) {
+      const texts = document.createTreeWalker(count, NodeFilter.SHOW_TEXT);
+      while (texts.nextNode()) {
+        const text = bnDigits(texts.currentNode.data);
+        if (text !== texts.currentNode.data) texts.currentNode.data = text; // the next call finds nothing to change
+      }
+    }
+  }).observe(results, { childList: true, characterData: true, subtree: true });
 }

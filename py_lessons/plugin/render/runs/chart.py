@@ -9,6 +9,7 @@ import math
 import re
 from functools import cache
 
+from ....runtime.figures import bangla_ticks
 from ....runtime.fonts import BANGLA_FONT_FAMILY
 from ...base.fonts import plot_font_file
 from ...base.strings import t
@@ -96,6 +97,7 @@ def render_chart(run: dict, key: str, *, width: float = 6.4, height: float = 3.6
             for i, (text, line) in enumerate(zip(ax.legend(fontsize=8).get_texts(), s["lines"])):
                 bangla(text, line["label"], f"line-{i}")
             ax.grid(alpha=0.3)
+            bangla_ticks(fig)
             fig.tight_layout()
             buf = io.StringIO()
             fig.savefig(buf, format="svg", metadata={"Date": None})

@@ -7,14 +7,21 @@ import html
 from pathlib import Path
 from typing import Callable
 
-from ....runtime.numbers import format_number
+from ....runtime.numbers import bn_digits, format_number
 from ...base.strings import t
 from .results import list_variants, load_run
-from .values import NONE_TEXT, run_attrs
+from .values import NONE_TEXT, bangla_numbers, run_attrs
 
 
 def _date(run: dict) -> str:
-    return run["provenance"]["finished_utc"][:10]
+    return bn_digits(run["provenance"]["finished_utc"][:10])
+
+
+def _absent(run: dict) -> tuple[str, str]:
+    """The variants a run lacks: (Bangla for the reader, the run's own English reasons for a tooltip)."""
+    absent = run.get("variants_absent", [])
+    bangla = "; ".join(t("runs.absent.cuda" if v["variant"].startswith("cuda") else "runs.absent.other") for v in absent)
+    return bangla, "; ".join(f"{v['variant']}: {v['reason']}" for v in absent)
 
 
 def where_ran(run: dict) -> str:
@@ -22,25 +29,27 @@ def where_ran(run: dict) -> str:
     dev = p["device"]
     if dev["used"] == "cuda":
         return dev["name"]
-    return t("runs.provenance.cpu", model=p["cpu"]["model"], threads=format_number(p["threads"]))
+    return t("runs.provenance.cpu", model=p["cpu"]["model"], threads=format_number(p["threads"], bangla=True))
 
 
-def provenance_text(run: dict) -> str:
+def provenance_html(run: dict) -> str:
+    """Where, when, how long and how: the torch version and the command as code."""
     p = run["provenance"]
     quick = f" ({t('runs.provenance.quick')})" if run.get("quick") else ""
-    duration = t("runs.provenance.seconds", seconds=format_number(p["duration_s"], ".1f"))
-    return f"{where_ran(run)} · torch {p['packages'].get('torch')} · {_date(run)} · {duration}{quick} · {p['command']}"
+    duration = t("runs.provenance.seconds", seconds=format_number(p["duration_s"], ".1f", bangla=True))
+    return (f"{html.escape(where_ran(run))} · <code>torch {html.escape(str(p['packages'].get('torch')))}</code> · "
+            f"{html.escape(_date(run))} · {html.escape(duration + quick)} · <code>{html.escape(p['command'])}</code>")
 
 
 def render_provenance(run: dict) -> str:
     """One line: device, torch version, date, command to reproduce."""
     p = run["provenance"]
-    absent = "; ".join(f"{v['variant']}: {v['reason']}" for v in run.get("variants_absent", []))
-    absent_html = f' <span class="absent">({html.escape(absent)})</span>' if absent else ""
+    absent, why = _absent(run)
+    absent_html = f' <span class="absent" title="{html.escape(why)}">({html.escape(absent)})</span>' if absent else ""
     device = p["device"]["used"]
     return (f'<p class="gpu-run-provenance" {run_attrs("run-provenance", run["experiment"], None, device)}>'
             f"{html.escape(t('runs.provenance.real'))}: {html.escape(where_ran(run))} · "
-            f"torch {html.escape(str(p['packages'].get('torch')))} · "
+            f"<code>torch {html.escape(str(p['packages'].get('torch')))}</code> · "
             f"{html.escape(_date(run))} · {html.escape(t('runs.provenance.rerun'))}: "
             f"<code>{html.escape(p['command'])}</code>{absent_html}</p>")
 
@@ -54,7 +63,7 @@ def render_run_index(results_dir: str | Path, lesson_href: Callable[[str], str])
            "<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr></thead><tbody>"]
     for name, device in list_variants(results_dir):
         run = load_run(results_dir, name, device)
-        absent = "; ".join(f"{v['variant']}: {v['reason']}" for v in run["variants_absent"]) or NONE_TEXT
+        absent, why = _absent(run)
         slug = html.escape(run["lesson"])
         href = html.escape(lesson_href(run["lesson"]))
         variant = "" if device == "cpu" else f" · {html.escape(device)}"
@@ -62,7 +71,8 @@ def render_run_index(results_dir: str | Path, lesson_href: Callable[[str], str])
         out.append(f'<tr data-run="{html.escape(name)}"{device_attr}>'
                    f'<td><code>{html.escape(name)}</code>{variant}</td>'
                    f'<td><a href="{href}">{slug}</a></td>'
-                   f'<td title="{html.escape(run["title"]["en"])}">{html.escape(run["title"]["bn"])}</td>'
-                   f"<td>{html.escape(provenance_text(run))}</td><td>{html.escape(absent)}</td></tr>")
+                   f'<td title="{html.escape(run["title"]["en"])}">{html.escape(bangla_numbers(run["title"]["bn"]))}</td>'
+                   f"<td>{provenance_html(run)}</td>"
+                   f'<td title="{html.escape(why)}">{html.escape(absent or NONE_TEXT)}</td></tr>')
     out.append("</tbody></table></div>")
     return "\n".join(out)
