@@ -64,7 +64,10 @@ def test_exercise_fail_hints_solution_pass_and_persist(page, site_url):
     # the starter's blank: the reader's code itself fails, with Python's own message
     assert _check(page, ex) == "failed"
     feedback = ex.locator("[data-feedback]")
-    assert "name '___' is not defined" in feedback.inner_text()
+    # the Bangla sentence first, Python's own words after it as code, never inside the sentence
+    message = feedback.locator(".pz-feedback-message")
+    assert message.locator("code").inner_text() == "NameError: name '___' is not defined"
+    assert message.inner_text().startswith(t("exercise.code.error"))
     assert "NameError" in cell(page, EDITOR).locator("[data-output]").inner_text()
     assert not solution.evaluate("(d) => d.open")  # one failure of two allowed
     # a wrong value: the check's assertion message, never the checks' source

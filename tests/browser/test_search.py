@@ -38,6 +38,7 @@ def test_each_single_bangla_word_finds_the_pages_that_have_it(page, site_url, bu
     page.goto(site_url + "/")
     field = page.locator("input.md-search__input")
     field.click()
+    mores = 0
     for word in WORDS:
         expected = _pages_with(built_site, word)
         assert expected, word
@@ -48,3 +49,7 @@ def test_each_single_bangla_word_finds_the_pages_that_have_it(page, site_url, bu
         assert pages and pages <= expected, (word, pages, expected)  # only pages that have the word
         count = page.locator(".md-search-result__meta").inner_text()
         assert re.search("[০-৯]", count) and not re.search("[0-9]", count), count  # Bangla digits
+        for more in page.locator(".md-search-result__more summary").all_inner_texts():  # "আরও ১১টি"
+            assert re.search("[০-৯]", more) and not re.search("[0-9]", more), more
+            mores += 1
+    assert mores  # some word has more hits on one page than the theme lists
