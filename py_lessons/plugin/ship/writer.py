@@ -35,7 +35,8 @@ STYLESHEETS = (f"{VENDOR_URL}/noto-sans-bengali/fonts.css", *(f"{ASSETS_URL}/css
     *(f"{ASSETS_URL}/css/{name}.css" for name in ("offline", "print")))
 SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("cells/index.js", "site/offline.js", "site/a11y.js",
                                                     "components/index.js", "cells/download.js",
-                                                    "site/lan-notice.js", "site/save-notice.js", "site/search.js"))
+                                                    "site/lan-notice.js", "site/save-notice.js", "site/search.js",
+                                                    "site/figures.js"))
 HEAD_SCRIPT = f"{ASSETS_URL}/site/instant-sitemap.js"  # instant navigation without a site_url
 
 
