@@ -63,7 +63,8 @@ class LessonCard {
     const latest = Math.max(...runs.filter(Number.isFinite));
     const lastCell = runs.indexOf(latest); // -1 when no cell has run
     const visited = store.get(visitKey(this.page));
-    return { run, answered, finished, percent, lastCell, visited: Number.isFinite(visited) ? visited : null };
+    const counted = finished ? total : run + answered; // what the course's bar adds up
+    return { run, answered, finished, percent, counted, total, lastCell, visited: Number.isFinite(visited) ? visited : null };
   }
 
   show({ run, answered, finished, percent }) {
@@ -95,16 +96,24 @@ class Progress {
 
   refresh() {
     let done = 0;
+    let counted = 0;
+    let total = 0;
     let last = null; // the lesson visited most recently
     for (const card of this.cards) {
       const state = card.read();
       card.show(state);
       done += state.finished ? 1 : 0;
+      counted += state.counted;
+      total += state.total;
       if (state.visited !== null && (!last || state.visited > last.state.visited)) last = { card, state };
     }
-    this.root.querySelector(":scope > progress").value = done; // the course's; each card has its own
+    // one figure for the course, measured as each card measures its lesson (runs and answers, or
+    // the whole lesson once marked done), so the bar and the cards never disagree
+    const percent = total ? Math.round((100 * counted) / total) : 0;
+    this.root.querySelector(":scope > progress").value = percent;
     this.root.dataset.done = String(done);
-    this.root.querySelector("[data-status]").textContent = format("progress.summary", { done: bnDigits(done), total: bnDigits(this.cards.length) });
+    this.root.dataset.progress = String(percent);
+    this.root.querySelector("[data-status]").textContent = format("progress.summary", { percent, done, total: this.cards.length });
     this.showContinue(last);
   }
 

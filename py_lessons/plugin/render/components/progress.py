@@ -87,12 +87,12 @@ def render_progress(lessons: list[Lesson], page_url: str) -> str:
     """The ``progress`` block: the course's front door, in the state of a first visit."""
     cards = "".join(render_lesson_card(number, lesson, page_url) for number, lesson in enumerate(lessons, 1))
     total = len(lessons)
-    summary = t("progress.summary", done=_number(0), total=_number(total))
+    summary = t("progress.summary", percent=_number(0), done=_number(0), total=_number(total))
     return (
-        f'<div class="pz-progress" data-component="progress" data-id="course" data-total="{total}">'
+        f'<div class="pz-progress" data-component="progress" data-id="course" data-total="{total}" data-progress="0">'
         f'{render_start(lessons, page_url)}'
         f'<p class="pz-status" role="status" aria-live="polite" data-status>{text(summary)}</p>'
-        f'<progress max="{total}" value="0" aria-label="{attr(t("progress.label"))}"></progress>'
+        f'<progress max="100" value="0" aria-label="{attr(t("progress.label"))}"></progress>'
         f'<ol class="pz-lessons">{cards}</ol>'
         f'<p class="pz-note">{text(t("progress.note", wpm=_number(WORDS_PER_MINUTE)))}</p>'
         f'{render_offline_box()}</div>'
