@@ -113,8 +113,8 @@ def render_list(keys: list[str], terms: dict, anchors: bool) -> str:
     rows = []
     for key in keys:
         anchor = f' id="term-{attr(key)}"' if anchors else ""
-        rows.append(f'<dt{anchor}>{text(terms[key]["term"])}</dt><dd>{text(terms[key]["definition"])}</dd>')
-    rows = "".join(rows)
+        rows.append(f'<dt{anchor}>{text(terms[key]["term"])}</dt>\n<dd>{text(terms[key]["definition"])}</dd>')
+    rows = "\n".join(rows)  # the search index reads the text: a term must not run into its definition
     return f'<dl class="pz-glossary">{rows}</dl>'
 
 
