@@ -4,7 +4,7 @@
 // (lib/store.js); the cards themselves come from the build (py_lessons/plugin/render/components/
 // progress.py).
 import { enhanceAll } from "../lib/dom.js";
-import { WORK_CHANGED, completeKey, pageKey, store, visitKey } from "../lib/store.js";
+import { WORK_CHANGED, completeKey, isAnswered, pageKey, store, visitKey } from "../lib/store.js";
 import { bnDigits, format, strings } from "../lib/text.js";
 import * as site from "../site.js";
 
@@ -37,12 +37,6 @@ class Complete {
 
 const ids = (list) => (list ? list.split(" ") : []);
 
-/** A stored quiz answer that counts: an mcq's choice, an ordering the reader has checked. */
-function isAnswer(kind, saved) {
-  if (!saved || typeof saved !== "object") return false;
-  return kind === "mcq" ? Number.isInteger(saved.choice) : saved.checked === true;
-}
-
 class LessonCard {
   constructor(root) {
     this.root = root;
@@ -56,7 +50,7 @@ class LessonCard {
   read() {
     const runs = this.cells.map((id) => store.get(pageKey("cell-run", id, this.page)));
     const run = runs.filter(Number.isFinite).length;
-    const answered = this.questions.filter(([kind, id]) => isAnswer(kind, store.get(pageKey(kind, id, this.page)))).length;
+    const answered = this.questions.filter(([kind, id]) => isAnswered(kind, store.get(pageKey(kind, id, this.page)))).length;
     const finished = isDone(this.root.dataset.lesson);
     const total = this.cells.length + this.questions.length;
     const percent = finished ? 100 : total ? Math.round((100 * (run + answered)) / total) : 0;

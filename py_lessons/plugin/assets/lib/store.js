@@ -24,6 +24,13 @@ export const ITEM_KEY = new RegExp(workFile.keyPattern);
 export const pageKey = (kind, id, page = location.pathname) => `${kind}:${page}:${id}`;
 /** When the reader last visited a lesson page (ms). */
 export const visitKey = (page = location.pathname) => `visit:${page}`;
+
+/** Whether the reader has answered a question of `kind` (its stored item): an mcq's choice, an
+ * ordering they have checked. What the home page's progress and a lesson's section marks count. */
+export function isAnswered(kind, saved) {
+  if (!saved || typeof saved !== "object") return false;
+  return kind === "mcq" ? Number.isInteger(saved.choice) : saved.checked === true;
+}
 /** A lesson's "finished" stamp: its id is the lesson's slug, unique in the course. */
 export const completeKey = (lessonId) => `complete:${lessonId}`;
 

@@ -1,0 +1,44 @@
+// A lesson's sections show the reader's path through it: a section whose every cell has run and
+// every question has been answered gets a check mark beside its heading and in the table of
+// contents (both sidebars, the phone's drawer too), counted from what is stored, as the home
+// page's progress counts (progress.js); it appears as the reader works, and on a later visit.
+import { isAnswered, pageKey, store } from "../lib/store.js";
+import { strings } from "../lib/text.js";
+
+const CELLS = '.pycell[data-cell-id]:not([data-cell-kind="exercise"])';
+const QUESTIONS = '[data-component="mcq"], [data-component="ordering"]';
+
+/** Each h2 of the article with the cells and questions up to the next one. */
+function sections(article) {
+  const out = [];
+  for (const element of article.querySelectorAll(`h2[id], ${CELLS}, ${QUESTIONS}`)) {
+    if (element.matches("h2")) out.push({ heading: element, items: [] });
+    else out.at(-1)?.items.push(element);
+  }
+  return out.filter((section) => section.items.length);
+}
+
+const done = (item) => (item.matches(CELLS)
+  ? Number.isFinite(store.get(pageKey("cell-run", item.dataset.cellId)))
+  : isAnswered(item.dataset.component, store.get(pageKey(item.dataset.component, item.dataset.id))));
+
+function mark() {
+  const article = document.querySelector("article");
+  if (!article || !document.querySelector('[data-component="complete"]')) return; // lessons only
+  for (const { heading, items } of sections(article)) {
+    const finished = items.every(done);
+    for (const link of document.querySelectorAll(`.md-nav a.md-nav__link[href$="#${CSS.escape(heading.id)}"]`)) {
+      link.toggleAttribute("data-section-done", finished);
+    }
+    heading.toggleAttribute("data-section-done", finished);
+    if (finished) heading.title = strings["section.done"];
+    else heading.removeAttribute("title");
+  }
+}
+
+let pending = 0;
+const soon = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(mark); };
+// a run ends and a question is checked by changing the element's data-state
+new MutationObserver(soon).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+mark();
+globalThis.document$?.subscribe?.(soon); // instant navigation: the next lesson's sections
