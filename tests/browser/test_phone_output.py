@@ -15,9 +15,9 @@ pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 
-# For every printed stream of the page: its text lines that are not empty, and the line boxes the
+# For every printed stream the page shows (not one inside a closed answer): its text lines that are not empty, and the line boxes the
 # browser drew for it (distinct tops of the text's rectangles): equal when no line was wrapped.
-LINES = """() => [...document.querySelectorAll('.pycell-stream')].map((pre) => {
+LINES = """() => [...document.querySelectorAll('.pycell-stream')].filter((pre) => !pre.closest('details:not([open])')).map((pre) => {
     const range = document.createRange();
     range.selectNodeContents(pre);
     const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
