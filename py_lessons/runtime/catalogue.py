@@ -9,6 +9,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from .numbers import bn_digits
+
 CATALOGUE = Path(__file__).with_name("strings.bn.json")
 
 
@@ -20,12 +22,11 @@ def catalogue() -> dict[str, str]:
 # a number, or a number already written as text ("0.01", "1,234"): shown in Bangla digits, as
 # lib/text.js's format() does, so no message mixes two scripts of digits; names and ids stay
 _NUMERIC = re.compile(r"[-+\u2212]?[0-9][0-9.,]*")
-_TO_BANGLA = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 
 
 def _shown(value):
     numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-    return str(value).translate(_TO_BANGLA) if numeric or (isinstance(value, str) and _NUMERIC.fullmatch(value)) else value
+    return bn_digits(value) if numeric or (isinstance(value, str) and _NUMERIC.fullmatch(value)) else value
 
 
 def t(key: str, **values) -> str:

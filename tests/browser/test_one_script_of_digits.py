@@ -11,12 +11,11 @@ import re
 
 import pytest
 
-from support.browser import cell, wait_enhanced
+from support.browser import PHONE, cell, wait_enhanced
 from support.course import course_pages
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 # a number: Latin digits not inside a name (fp16, int8, L2, torch's "2.13.0+cpu" is code)
 NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[0-9]+(?:[.,][0-9]+)*(?![A-Za-z_0-9])")
 

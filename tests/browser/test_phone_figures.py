@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from support.browser import PHONE
 from support.course import course_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
 # the smallest text of each shown figure, in CSS px as drawn on the screen
 SMALLEST_TEXT = """() => [...document.querySelectorAll('.pycell-figure > svg, .pz-explorable-figure > svg, .gpu-run-chart > svg')]

@@ -7,13 +7,11 @@ from __future__ import annotations
 import pytest
 
 from support.a11y import serious_violations
-from support.browser import cell, replace_code, run_cell, wait_enhanced
+from support.browser import LAPTOP, PHONE, cell, replace_code, run_cell, wait_enhanced
 from support.course import course_pages_with_cells
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 
 # For every printed stream the page shows (not one inside a closed answer): its text lines that are not empty, and the line boxes the
 # browser drew for it (distinct tops of the text's rectangles): equal when no line was wrapped.

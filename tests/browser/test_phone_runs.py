@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from support.browser import LAPTOP, PHONE
 from support.course import course_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 
 TABLES = """() => [...document.querySelectorAll('.gpu-run-table-wrap')].map((wrap) => {
     const box = wrap.getBoundingClientRect();

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from support.browser import LAPTOP, PHONE
 from support.course import course_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 
 # Every stepper with all its rows shown: the words of its calculation and result cells that the
 # browser split over two lines, and how far below the stepper's top its table begins.
@@ -44,7 +43,7 @@ STEPPERS = """() => [...document.querySelectorAll('[data-component="stepper"]')]
       flush();
     }
     const table = stepper.querySelector('.pz-stepper-table').getBoundingClientRect();
-    return { id: stepper.id || stepper.dataset.stepper, broken, tableBelowTop: table.top - stepper.getBoundingClientRect().top };
+    return { id: stepper.dataset.id, broken, tableBelowTop: table.top - stepper.getBoundingClientRect().top };
 })"""
 
 

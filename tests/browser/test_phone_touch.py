@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from support.browser import cell, wait_enhanced
+from support.browser import PHONE, cell, wait_enhanced
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 LESSON = "/lessons/optimization/"
 CODE_BOX = "(el) => ({height: el.getBoundingClientRect().height, font: getComputedStyle(el.querySelector('code, .cm-content')).fontSize})"
 

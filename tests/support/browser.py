@@ -123,3 +123,8 @@ OFFLINE_MODULE = "document.querySelector('script[src$=\"assets/pathshala/site/of
 def offline_api(page, call: str):
     """Call one of site/offline.js's functions in the page (offlineStatus, makeAvailableOffline, ...)."""
     return page.evaluate(f"async () => (await import({OFFLINE_MODULE})).{call}()")
+
+
+# The two screens every layout test of the course looks at: a cheap phone held in the hand, a laptop.
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
