@@ -34,7 +34,7 @@ from .execute.build_python import BuildPython, Counts
 from .execute.serve_cache import PreparedPages, input_stamps
 from .page import claims
 from .page.cells import FENCE_LANGUAGE
-from .page.lessons import lessons_of
+from .page.lessons import lesson_of, lessons_of
 from .page.macros import ValueMacroError, cell_requests, expand as expand_values, expand_cells
 from .page.model import PageModel, read_page
 from .page.prose_checks import Finding, ProseChecker
@@ -43,7 +43,8 @@ from .render.cell_html import render_cell
 from .render.components import Components
 from .render.components.base import Course
 from .render.math import MathRenderer, plain_toc_titles
-from .render.notebook import LessonFiles, lesson_files, with_download_control
+from .render import lesson_parts
+from .render.notebook import LessonFiles, download_control, joined, lesson_file_name, lesson_files
 from .render.search_index import prose_only
 from .render.runs.blocks import NAMES as RUN_KINDS, RunBlocks
 from .ship.app_manifest import AppManifest
@@ -194,20 +195,30 @@ class LessonEngine:
 
     def finish_page(self, html: str, use_directory_urls: bool = True, toc=()) -> str:
         """Glossary terms become tooltips (a page that used any ends with their list); formulas
-        are rendered by KaTeX; formulas in headings read as text in the table of contents; a lesson
-        with code gets its download control; search indexes only the prose."""
+        are rendered by KaTeX; formulas in headings read as text in the table of contents; a
+        lesson's part gets its header (the lesson, its parts, the reader's place) and ends with the
+        way on and the download control (the whole lesson's files); search indexes only the prose."""
         page = self.page
         href = relative_url(self.layout.glossary_url(use_directory_urls), page.url)
         try:
             html, used = glossary.mark_terms(html, self.course.terms, href, page.slug)
-            if used and page.src != self.layout.glossary_source():
-                html += glossary.render_page_list(used, self.course.terms)
             plain_toc_titles(toc)
             html = self.math.render_page(html)
         except BlockError as exc:
             raise LessonError(f"{page.src}: {exc}") from exc
         files = self.lesson_files.get(page.url)
-        return prose_only(with_download_control(html, files) if files else html)
+        found = lesson_of(self.course.lessons, page.url)
+        if found:
+            lesson, index = found
+            html = lesson_parts.with_header(html, lesson, self.course.lessons.index(lesson) + 1, index, page.url)
+            html += lesson_parts.render_next(lesson, index, page.url)
+        if used and page.src != self.layout.glossary_source():
+            html += glossary.render_page_list(used, self.course.terms)
+        if found and (found[0].cells or files):  # the whole lesson's files, beside its first part
+            html += download_control(lesson_file_name(found[0].parts[0].src), relative_url(found[0].url, page.url))
+        elif files:
+            html += download_control(files.name)
+        return prose_only(html)
 
     def head_tags(self, page_url: str, page_urls: list[str]) -> str:
         return self.writer.head_tags(page_url, page_urls)
@@ -260,7 +271,7 @@ class LessonEngine:
     def write_site(self, site_dir: Path) -> None:
         if not (self.staged.path / MANIFEST_NAME).is_file():  # pruned meanwhile (a long `serve`): made again
             self.staged = self._stage()
-        self.writer.write(site_dir, self.staged.path, self.lesson_files.values())
+        self.writer.write(site_dir, self.staged.path, self._files_to_write())
         counts = self.python.counts
         log.info("py_lessons: %d cells run, %d from cache", counts.cells_run, counts.cells_cached)
         if counts.figures_drawn or counts.figures_cached:
@@ -270,6 +281,17 @@ class LessonEngine:
             log.info("py_lessons: serving: %d pages prepared, %d unchanged pages reused", self.pages_prepared,
                      self.pages_reused)
             self.python.warm_up()
+
+    def _files_to_write(self) -> list[LessonFiles]:
+        """Each page's notebook and .py, a lesson's parts joined into one pair beside its first part."""
+        out, taken = [], set()
+        for lesson in self.course.lessons:
+            parts = [self.lesson_files[part.url] for part in lesson.parts if part.url in self.lesson_files]
+            taken.update(part.url for part in lesson.parts)
+            if parts:
+                first = lesson.parts[0]
+                out.append(joined(parts, first.src, first.url))
+        return out + [files for url, files in self.lesson_files.items() if url not in taken]
 
     def close(self) -> None:
         self.python.close()

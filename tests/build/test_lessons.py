@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 
-from support.site import ROOT, outputs
+from support.site import ROOT, lesson_html, lesson_part_urls, outputs
 
 LESSONS = {
     "lessons/optimization/": {
@@ -52,7 +52,7 @@ def cell_blocks(html: str) -> list[str]:
 
 @pytest.mark.parametrize("path", sorted(LESSONS))
 def test_lesson_has_every_part_its_row_lists(built_site, path):
-    html = (built_site / path / "index.html").read_text(encoding="utf-8")
+    html = lesson_html(built_site, path)  # all its parts
     need = LESSONS[path]
     missing = []
 
@@ -98,7 +98,7 @@ def test_tables_of_contents_show_no_raw_tex(built_site):
     """vanishing-gradients has a heading with a formula; the sidebar shows its text, not TeX."""
     import re
 
-    html = (built_site / "lessons/vanishing-gradients/index.html").read_text(encoding="utf-8")
+    html = (built_site / "lessons/vanishing-gradients/residual/index.html").read_text(encoding="utf-8")
     toc = html[html.index('data-md-component="toc"'):]
     toc = toc[:toc.index("</nav>")]
     assert "x + F(x)" in toc
@@ -123,20 +123,29 @@ def test_the_go_tab_prints_what_the_python_cell_printed(built_site, tmp_path):
     assert "lr=0.3" in ran.stdout and ran.stdout == python_output
 
 
-def test_each_lesson_has_one_name_in_the_navigation_its_title_and_its_heading(built_site):
-    """The navigation's name ("৪ · Model হালকা করা") is the heading's before its colon, or the
-    whole heading; the browser's title and the home page's card say the same."""
+def test_each_lesson_has_one_name_in_the_navigation_its_header_and_its_heading(built_site):
+    """The navigation's name ("৪ · Model হালকা করা") is the first part's heading before its colon,
+    or the whole heading; every part's header says "পাঠ ৪ · Model হালকা করা", the home page's card
+    the same name, and the browser's title of each part is its own heading (or the navigation's name)."""
     home = (built_site / "index.html").read_text(encoding="utf-8")
+    nav_labels = [html.unescape(label).strip() for label in
+                  re.findall(r'class="md-nav__link[^"]*"[^>]*>\s*<span class="md-ellipsis">\s*([০-৯]+ · .*?)\s*</span>', home, re.S)]
     for path in LESSONS:
-        page = (built_site / path / "index.html").read_text(encoding="utf-8")
-        h1 = re.sub(r'<a class="headerlink".*?</a>', "", re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1))
-        heading = html.unescape(re.sub(r"<[^>]+>", "", h1)).strip()
-        name = heading.split(":")[0]
-        nav = re.search(rf'href="{re.escape(path)}"[^>]*class="md-nav__link[^"]*"[^>]*>\s*<span class="md-ellipsis">\s*(.*?)\s*</span>',
-                        home, re.S)
-        assert nav, path
-        label = html.unescape(nav.group(1)).strip()
-        assert label.split(" · ", 1)[1] in (name, heading), (path, label, heading)
-        title = html.unescape(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
-        assert title.startswith(label), (path, title)
-        assert re.fullmatch("[০-৯]+", label.split(" · ", 1)[0]), label  # its number, in Bangla digits
+        parts = lesson_part_urls(path.strip("/").split("/")[1])
+        first = (built_site / parts[0] / "index.html").read_text(encoding="utf-8")
+        heading = _heading(first)
+        label = next(label for label in nav_labels if label.split(" · ", 1)[1] in (heading.split(":")[0], heading))
+        number, name = label.split(" · ", 1)
+        assert re.fullmatch("[০-৯]+", number), label  # its number, in Bangla digits
+        assert f"{name}</a></h3>" in home or f"{name}:" in home, name
+        for part in parts:
+            page = (built_site / part / "index.html").read_text(encoding="utf-8")
+            header = re.search(r'<p class="pz-parts-lesson"><a [^>]*>(.*?)</a>', page).group(1)
+            assert html.unescape(header) == f"পাঠ {number} · {name}", (part, header)
+            title = html.unescape(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
+            assert title.startswith((_heading(page), label)), (part, title)
+
+
+def _heading(page: str) -> str:
+    h1 = re.sub(r'<a class="headerlink".*?</a>', "", re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1))
+    return html.unescape(re.sub(r"<[^>]+>", "", h1)).strip()

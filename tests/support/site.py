@@ -128,3 +128,40 @@ def outputs(site: Path, page: str) -> dict[str, str]:
                                     r'data-search-exclude>(.*?)</div>', text, re.S):
         found[cell_id] = re.sub(r"<[^>]+>", "", body)
     return found
+
+
+def lesson_sources(slug: str) -> list[Path]:
+    """A lesson's parts, as the course's navigation orders them (``index.md`` first)."""
+    import yaml
+
+    class _Loader(yaml.SafeLoader):  # mkdocs.yml may carry !!python tags; the nav needs none of them
+        pass
+    _Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)["nav"]
+    found: list[str] = []
+
+    def walk(entries):
+        for entry in entries:
+            value = next(iter(entry.values())) if isinstance(entry, dict) else entry
+            if isinstance(value, list):
+                walk(value)
+            elif isinstance(value, str) and value.startswith(f"lessons/{slug}/"):
+                found.append(value)
+    walk(nav)
+    return [ROOT / "site" / src for src in found]
+
+
+def lesson_part_urls(slug: str) -> list[str]:
+    """Each part's address in the built site: "lessons/SLUG/", "lessons/SLUG/PART/"."""
+    return [f"lessons/{slug}/" + ("" if path.stem == "index" else f"{path.stem}/") for path in lesson_sources(slug)]
+
+
+def lesson_markdown(slug: str) -> str:
+    """The whole lesson's Markdown: its parts in order."""
+    return "\n".join(path.read_text(encoding="utf-8") for path in lesson_sources(slug))
+
+
+def lesson_html(built_site: Path, url: str) -> str:
+    """The built pages of the lesson at ``url`` ("lessons/SLUG/"), its parts in order."""
+    slug = url.strip("/").split("/")[1]
+    return "\n".join((built_site / part / "index.html").read_text(encoding="utf-8") for part in lesson_part_urls(slug))

@@ -1,6 +1,8 @@
 """Every lesson is laid out the same way (issue 14, "uniform section labels across lessons"): the
 opening "what you will learn" box, numbered sections "## ১ · ...", then the closing sections in
-one order; and each of the four topic lessons has at least three checked exercises."""
+one order, read across its parts in the navigation's order (the exercises first: the last part
+opens with something to run); and each of the four topic lessons has at least three checked
+exercises."""
 
 from __future__ import annotations
 
@@ -9,11 +11,11 @@ import re
 import pytest
 
 from py_lessons.runtime.numbers import bn_digits
-from support.site import ROOT
+from support.site import ROOT, lesson_markdown
 
 LESSONS = sorted((ROOT / "site" / "lessons").glob("*/index.md"))
 TOPIC_LESSONS = ["optimization", "numerical-stability", "vanishing-gradients", "smaller-models"]
-CLOSING = ["ভাবনার প্রশ্ন", "অনুশীলনী", "নিজেকে যাচাই করুন", "পরীক্ষা ও সাক্ষাৎকারের প্রশ্ন", "আরও পড়ুন",
+CLOSING = ["অনুশীলনী", "ভাবনার প্রশ্ন", "নিজেকে যাচাই করুন", "পরীক্ষা ও সাক্ষাৎকারের প্রশ্ন", "আরও পড়ুন",
            "মনে রাখুন", "শব্দকোষ"]
 OPTIONAL = {"অনুশীলনী"}  # the capstone's one exercise is its own numbered section
 
@@ -36,7 +38,7 @@ def test_the_course_has_its_lessons():
 
 @pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.parent.name)
 def test_numbered_sections_then_the_closing_sections_in_the_course_order(page):
-    markdown = page.read_text(encoding="utf-8")
+    markdown = lesson_markdown(page.parent.name)
     assert "এই পাঠে যা শিখবেন" in markdown
     found = headings(markdown)
     numbered = [h for h in found if re.match(r"^[০-৯]+ · \S", h)]
@@ -50,7 +52,7 @@ def test_numbered_sections_then_the_closing_sections_in_the_course_order(page):
 
 @pytest.mark.parametrize("slug", TOPIC_LESSONS)
 def test_each_topic_lesson_has_at_least_three_exercises_and_an_explorable(slug):
-    markdown = (ROOT / "site" / "lessons" / slug / "index.md").read_text(encoding="utf-8")
+    markdown = lesson_markdown(slug)
     assert len(re.findall(r"^```exercise\b", markdown, flags=re.M)) >= 3
     assert re.search(r"^```explorable\b", markdown, flags=re.M)
 

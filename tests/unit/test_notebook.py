@@ -9,7 +9,7 @@ import re
 import nbformat
 import pytest
 
-from py_lessons.plugin.render.notebook import download_control, lesson_files, with_download_control
+from py_lessons.plugin.render.notebook import download_control, joined, lesson_files
 from support import pages
 from py_lessons.runtime.catalogue import t
 
@@ -204,10 +204,29 @@ def test_files_are_written_beside_the_page(components, src, url, folder, name):
     assert (files.folder, files.name) == (folder, name)
 
 
-def test_the_page_links_both_files_under_its_title(files):
-    html = with_download_control("<h1>ঢালের পাঠ</h1><p>ভূমিকা</p>", files)
-    assert html.startswith("<h1>ঢালের পাঠ</h1><div class=\"pz-download\"")
-    assert html.endswith("<p>ভূমিকা</p>")
-    control = download_control(files)
+def test_the_control_links_both_files_of_its_lesson():
+    control = download_control("slope")
     assert 'href="slope.ipynb" download="slope.ipynb" data-action="download-notebook"' in control
     assert 'href="slope.py" download="slope.py" data-action="download-python"' in control
+    later_part = download_control("slope", "../")  # a later part links its lesson's files
+    assert 'href="../slope.ipynb" download="slope.ipynb" data-action="download-notebook"' in later_part
+    assert 'href="../slope.py" download="slope.py"' in later_part
+
+
+def test_a_lesson_in_parts_is_one_notebook_beside_its_first_part(components):
+    first = files_of(components, read(components, src="lessons/slope/index.md", url="lessons/slope/"), PAGE)
+    second_page = "# দ্বিতীয় পর্ব\n\nআরও কথা।\n\n```pycell id=\"later\"\nprint(2)\n```\n"
+    second = files_of(components, read(components, second_page, src="lessons/slope/more.md", url="lessons/slope/more/"),
+                      second_page)
+    whole = joined([first, second], "lessons/slope/index.md", "lessons/slope/")
+    assert (whole.folder, whole.name) == ("lessons/slope/", "slope")
+    notebook = nbformat.reads(whole.notebook, as_version=4)
+    nbformat.validate(notebook)
+    cells_of = lambda files: json.loads(files.notebook)["cells"]
+    # every cell of the first part, then the second's without its opening note: one note in all
+    assert len(notebook.cells) == len(cells_of(first)) + len(cells_of(second)) - 1
+    assert sum("পাঠশালার" in "".join(cell.source) for cell in notebook.cells) == 1
+    ids = [cell.metadata["pathshala"]["cell_id"] for cell in notebook.cells if cell.cell_type == "code"]
+    assert ids[-1] == "later" and len(ids) == len(set(ids))
+    assert notebook.metadata["pathshala"]["page"] == "lessons/slope/"
+    assert 'pathshala={"cell_id": "later"}' in whole.python

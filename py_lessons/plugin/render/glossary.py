@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from ...runtime.numbers import format_number
 from ..base.errors import BlockError
 from ..base.html import attr, relative_url, text
 from ..base.strings import t
@@ -119,9 +120,13 @@ def render_list(keys: list[str], terms: dict, anchors: bool) -> str:
 
 
 def render_page_list(keys: list[str], terms: dict) -> str:
-    return (f'<section class="pz-glossary-section" data-component="glossary-list" data-id="page">'
-            f'<h2 id="pz-glossary-heading">{text(t("glossary.heading"))}</h2>'
-            f'{render_list(keys, terms, anchors=False)}</section>')
+    """The page's terms at its end, folded (each one's definition is already a tap away in the
+    text: a list of screens would bury the page's end); printed open."""
+    count = t("glossary.count", n=format_number(len(keys), bangla=True))
+    return (f'<details class="pz-glossary-section" data-component="glossary-list" data-id="page">'
+            f'<summary><h2 id="pz-glossary-heading">{text(t("glossary.heading"))}</h2> '
+            f'<span class="pz-glossary-count">{text(count)}</span></summary>'
+            f'{render_list(keys, terms, anchors=False)}</details>')
 
 
 def render_all(terms: dict) -> str:

@@ -64,6 +64,24 @@ def lesson_files(page: PageModel, markdown: str, terms: dict[str, dict], part_of
                        json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", python_script(notebook))
 
 
+def joined(parts: list[LessonFiles], src: str, url: str) -> LessonFiles:
+    """A lesson of several parts as one notebook and one .py, beside its first part (``src`` at
+    ``url``) and named as its files would be: the first part's cells, then each later part's
+    without its own opening note."""
+    notebooks = [json.loads(files.notebook) for files in parts]
+    notebook = notebooks[0]
+    for later in notebooks[1:]:
+        notebook["cells"].extend(later["cells"][1:])
+    notebook["metadata"]["pathshala"]["page"] = url
+    return LessonFiles(_folder(url), _name(src), json.dumps(notebook, ensure_ascii=False, indent=1) + "\n",
+                       python_script(notebook))
+
+
+def lesson_file_name(src: str) -> str:
+    """The lesson's files' name: its folder's ("optimization"), from its first part's source."""
+    return _name(src)
+
+
 def _folder(url: str) -> str:
     """"lessons/x/" -> itself; "lessons/x.html" (no directory URLs) -> "lessons/"; the root: ""."""
     if not url or url.endswith("/"):
@@ -212,10 +230,12 @@ def python_script(notebook: dict) -> str:
 
 
 # -- the page's control --------------------------------------------------------------------
-def download_control(files: LessonFiles) -> str:
-    """Links to the two files (they work without JS); download.js shows the choice between the
-    lesson's code and the reader's edits, and builds the file with the edits in the page."""
-    name = escape(files.name)
+def download_control(name: str, prefix: str = "") -> str:
+    """Links to the two files ``prefix + name`` (they work without JS); download.js shows the
+    choice between the lesson's code and the reader's edits, and builds the file with the edits in
+    the page."""
+    href = escape(prefix + name)
+    name = escape(name)
     return (
         '<div class="pz-download" data-download role="group" aria-labelledby="pz-download-title">'
         f'<p class="pz-download-title" id="pz-download-title">{escape(t("download.title"))}</p>'
@@ -224,17 +244,10 @@ def download_control(files: LessonFiles) -> str:
         f'<label><input type="radio" name="pz-download-code" value="lesson" checked> {escape(t("download.choice.lesson"))}</label>'
         f'<label><input type="radio" name="pz-download-code" value="mine"> {escape(t("download.choice.mine"))}</label>'
         "</fieldset>"
-        f'<a class="pycell-button pz-download-link" href="{name}.ipynb" download="{name}.ipynb" '
+        f'<a class="pycell-button pz-download-link" href="{href}.ipynb" download="{name}.ipynb" '
         f'data-action="download-notebook">{escape(t("download.notebook"))}</a>'
-        f'<a class="pycell-button pz-download-link" href="{name}.py" download="{name}.py" '
+        f'<a class="pycell-button pz-download-link" href="{href}.py" download="{name}.py" '
         f'data-action="download-python">{escape(t("download.python"))}</a>'
         '<p class="pz-download-status" role="status" data-download-status></p>'
         "</div>"
     )
-
-
-def with_download_control(html: str, files: LessonFiles) -> str:
-    """The control right under the page's title (or first, on a page without one)."""
-    title_end = html.find("</h1>")
-    at = title_end + len("</h1>") if title_end >= 0 else 0
-    return html[:at] + download_control(files) + html[at:]

@@ -1,5 +1,5 @@
 // The reader's trail through the lessons, for the home page (progress.js): which cells they ran
-// and which lesson page they visited last, each stored with the time (ms). And the way back: a
+// and which lesson they visited last, each stored with the time (ms). And the way back: a
 // link to "#<cell id>" on a lesson page brings that cell into view.
 //
 // A cell has run when it leaves the "running" state (cell.js sets data-state on the cell), however
@@ -17,10 +17,10 @@ function recordRuns(mutations) {
   }
 }
 
-/** On a lesson page (one with a finished stamp): remember the visit, and show the cell that a
- * "continue" link names. */
+/** On a lesson's page (one with the lesson's header, any of its parts): remember the visit, and
+ * show the cell that a "continue" link names. */
 export function followTrail() {
-  if (!document.querySelector('[data-component="complete"]')) return;
+  if (!document.querySelector("[data-lesson-parts]")) return;
   store.set(visitKey(), Date.now());
   let id;
   try { id = decodeURIComponent(location.hash.slice(1)); } catch { return; } // a malformed link

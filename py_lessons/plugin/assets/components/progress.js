@@ -44,7 +44,21 @@ class LessonCard {
     this.page = new URL(this.link.href).pathname; // the lesson's storage keys hold its path (pageKey)
     this.cells = ids(root.dataset.cells);
     this.questions = ids(root.dataset.questions).map((question) => question.split(":")); // [kind, id]
+    // a lesson of several parts: each part's own cells and questions, its link and its figure
+    this.parts = [...root.querySelectorAll("[data-part]")].map((part) => ({
+      cells: ids(part.dataset.cells),
+      questions: ids(part.dataset.questions).map((question) => question.split(":")),
+      link: part.querySelector("[data-part-link]"),
+      figure: part.querySelector("[data-part-progress]"),
+    }));
   }
+
+  ran(id) { return Number.isFinite(store.get(pageKey("cell-run", id, this.page))); }
+
+  answered([kind, id]) { return isAnswered(kind, store.get(pageKey(kind, id, this.page))); }
+
+  /** Which part holds the cell ``id`` (0 for a lesson in one part). */
+  partOf(id) { return Math.max(0, this.parts.findIndex((part) => part.cells.includes(id))); }
 
   /** The reader's progress in this lesson: counts, percent, the stamp, the last visit and run. */
   read() {
@@ -62,6 +76,14 @@ class LessonCard {
   }
 
   show({ run, answered, finished, percent }) {
+    this.parts.forEach((part, k) => {
+      const total = part.cells.length + part.questions.length;
+      const count = part.cells.filter((id) => this.ran(id)).length + part.questions.filter((q) => this.answered(q)).length;
+      const share = finished || !total ? (finished ? 100 : 0) : Math.round((100 * count) / total);
+      part.figure.textContent = share === 100 ? "✓" : `${bnDigits(share)}%`;
+      part.figure.dataset.progress = String(share);
+      part.link.setAttribute("aria-label", `${part.link.textContent}: ${format("progress.part.detail", { k: bnDigits(k + 1), percent: bnDigits(share) })}`);
+    });
     this.root.dataset.state = finished ? "complete" : "incomplete";
     this.root.dataset.progress = String(percent);
     this.root.querySelector("progress").value = percent;
@@ -111,7 +133,8 @@ class Progress {
     this.showContinue(last);
   }
 
-  /** Back to the lesson last visited, at the cell last run there; before any visit, the first lesson. */
+  /** Back to the lesson last visited, at the cell last run there (in its part); before any visit,
+   * the first lesson. */
   showContinue(last) {
     const box = this.root.querySelector("[data-continue]");
     const target = last?.card ?? this.cards[0];
@@ -120,8 +143,14 @@ class Progress {
     const link = box.querySelector("[data-continue-link]");
     const name = target.link.textContent;
     const cell = last && last.state.lastCell >= 0 ? target.cells[last.state.lastCell] : null;
-    link.href = target.link.getAttribute("href") + (cell ? `#${cell}` : "");
-    link.textContent = cell ? format("progress.continue.cell", { lesson: name, n: bnDigits(last.state.lastCell + 1) }) : name;
+    const k = cell ? target.partOf(cell) : 0;
+    const part = target.parts[k];
+    const href = (part ? part.link : target.link).getAttribute("href");
+    link.href = href + (cell ? `#${cell}` : "");
+    const n = cell && bnDigits((part ? part.cells.indexOf(cell) : last.state.lastCell) + 1);
+    if (!cell) link.textContent = name;
+    else if (part) link.textContent = format("progress.continue.part_cell", { lesson: name, k: bnDigits(k + 1), n });
+    else link.textContent = format("progress.continue.cell", { lesson: name, n });
     box.querySelector("[data-continue-label]").textContent = strings[last ? "progress.continue" : "progress.start"];
     box.dataset.state = last ? "continue" : "start";
   }

@@ -19,11 +19,19 @@ const SAVED_AT = fullKey("saved-at");
 /** What a stored item's key must look like (the "my work" schema's own pattern). */
 export const ITEM_KEY = new RegExp(workFile.keyPattern);
 
-/** A component's or a cell's item on a page (ids are unique per page, pages by path):
+/** The path this page's items are kept under: a lesson's (its first part's) for each of its parts,
+ * so the work on a lesson stays one lesson's however it is split (the build keeps its ids unique
+ * across the parts and names the lesson in the header's data-lesson-root); any other page's own. */
+export function pagePath() {
+  const root = globalThis.document?.querySelector("[data-lesson-root]")?.getAttribute("data-lesson-root");
+  return root === null || root === undefined ? location.pathname : new URL(root, location.href).pathname;
+}
+
+/** A component's or a cell's item on a page (ids are unique per lesson, lessons by path):
  * cell (edited code), cell-run (when it last ran, ms), mcq, ordering, exercise, predict. */
-export const pageKey = (kind, id, page = location.pathname) => `${kind}:${page}:${id}`;
-/** When the reader last visited a lesson page (ms). */
-export const visitKey = (page = location.pathname) => `visit:${page}`;
+export const pageKey = (kind, id, page = pagePath()) => `${kind}:${page}:${id}`;
+/** When the reader last visited a lesson (ms), and which of its parts (its path). */
+export const visitKey = (page = pagePath()) => `visit:${page}`;
 
 /** Whether the reader has answered a question of `kind` (its stored item): an mcq's choice, an
  * ordering they have checked. What the home page's progress and a lesson's section marks count. */

@@ -40,8 +40,16 @@ def render_lesson_card(number: int, lesson: Lesson, page_url: str) -> str:
     summary = f'<p class="pz-lesson-summary">{text(lesson.summary)}</p>' if lesson.summary else ""
     facts = (t("progress.lesson.minutes", minutes=_number(lesson.minutes)), t(f"progress.needs.{lesson.needs}"),
              t("progress.lesson.counts", cells=_number(len(lesson.cells)), questions=_number(len(lesson.questions))))
+    if len(lesson.parts) > 1:
+        facts = (t("progress.parts", n=_number(len(lesson.parts))), *facts)
     detail = t("progress.lesson.detail", percent=_number(0), run=_number(0), cells=_number(len(lesson.cells)),
                answered=_number(0), questions=_number(len(lesson.questions)))
+    parts = "".join(
+        f'<li data-part data-cells="{attr(" ".join(part.cells))}" data-questions="{attr(" ".join(part.questions))}">'
+        f'<a href="{attr(relative_url(part.url, page_url))}" data-part-link>{text(_number(k))} · {text(part.title)}</a> '
+        f'<span class="pz-part-progress" data-part-progress></span></li>'
+        for k, part in enumerate(lesson.parts, 1)) if len(lesson.parts) > 1 else ""
+    parts = f'<ol class="pz-lesson-parts-list">{parts}</ol>' if parts else ""
     return (
         f'<li class="pz-lesson" data-lesson="{attr(lesson.id)}" data-state="incomplete" data-progress="0" '
         f'data-cells="{attr(" ".join(lesson.cells))}" data-questions="{attr(" ".join(lesson.questions))}">'
@@ -49,6 +57,7 @@ def render_lesson_card(number: int, lesson: Lesson, page_url: str) -> str:
         f'<span class="pz-lesson-number">{text(name)}</span> {text(lesson.title)}</a></h3>'
         f'{summary}'
         f'<ul class="pz-lesson-facts">{"".join(f"<li>{text(fact)}</li>" for fact in facts)}</ul>'
+        f'{parts}'
         f'<progress max="100" value="0" aria-label="{attr(t("progress.lesson.label", lesson=name))}"></progress>'
         f'<p class="pz-lesson-progress"><span data-lesson-progress>{text(detail)}</span> '
         f'<span class="pz-lesson-state" data-lesson-state>{text(t("progress.lesson.todo"))}</span></p></li>'
