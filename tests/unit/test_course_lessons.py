@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
+
+from py_lessons.plugin.base.errors import LessonError
 from py_lessons.plugin.page import lessons
 from py_lessons.plugin.render.components.progress import render_progress
 from py_lessons.runtime.catalogue import t
@@ -33,6 +36,39 @@ def test_lessons_are_stamped_pages_of_the_lessons_folder_in_navigation_order():
     lessons = lessons_of(pages)
     assert [(lesson.id, lesson.url, lesson.title) for lesson in lessons] == [
         ("lessons-zeta", "lessons/zeta/", "শেষ বর্ণ"), ("a1", "lessons/alpha/", "প্রথম বর্ণ")]
+
+
+def test_a_lesson_is_its_folder_its_pages_are_parts_in_navigation_order():
+    pages = [
+        ("lessons/deep/index.md", "lessons/deep/", '---\nsummary: "গভীর"\npart: "মাপা"\n---\n\n'
+         + lesson_page("গভীর network: মাপা আর সারানো", [("d-one", "print(1)")]).replace(STAMP, "")),
+        ("lessons/other/index.md", "lessons/other/", lesson_page("অন্য")),
+        ("lessons/deep/fix.md", "lessons/deep/fix/", lesson_page("সারানোর পথ", [("d-two", "import numpy")],
+                                                                 "```mcq\nid: d-q\nquestion: কত\n```\n\n")),
+    ]
+    deep, other = lessons_of(pages)
+    assert (deep.id, deep.url, deep.title, deep.summary) == ("lessons-deep", "lessons/deep/", "গভীর network: মাপা আর সারানো", "গভীর")
+    assert [(part.url, part.title) for part in deep.parts] == [("lessons/deep/", "মাপা"), ("lessons/deep/fix/", "সারানোর পথ")]
+    assert deep.cells == ("d-one", "d-two") and deep.questions == ("mcq:d-q",)   # the lesson's, in order
+    assert deep.parts[1].cells == ("d-two",) and deep.needs == "numpy"
+    assert deep.words == sum(part.words for part in deep.parts)
+    assert lessons.lesson_of([deep, other], "lessons/deep/fix/") == (deep, 1)
+    assert lessons.lesson_of([deep, other], "guide/") is None
+    assert len(other.parts) == 1
+
+
+def test_an_id_in_two_parts_of_a_lesson_stops_the_build_naming_both_places():
+    """The parts share the lesson's storage: one id in two of them would mix the reader's work."""
+    first = lesson_page("প্রথম", [("same", "print(1)")]).replace(STAMP, "")
+    second = lesson_page("দ্বিতীয়", [("other", "print(2)"), ("same", "print(3)")])
+    with pytest.raises(LessonError) as raised:
+        lessons_of([("lessons/x/index.md", "lessons/x/", first), ("lessons/x/two.md", "lessons/x/two/", second)])
+    message = str(raised.value)
+    assert message.startswith("lessons/x/two.md:9: cell id 'same'") and "lessons/x/index.md:5" in message
+    # a block's id may repeat a cell's (their keys differ by kind), and another lesson's ids are its own
+    quiz = "```mcq\nid: same\nquestion: কত\n```\n\n"
+    lessons_of([("lessons/x/index.md", "lessons/x/", first), ("lessons/x/two.md", "lessons/x/two/", lesson_page("দ্বিতীয়", (), quiz)),
+                ("lessons/y/index.md", "lessons/y/", lesson_page("অন্য", [("same", "print(4)")]))])
 
 
 def test_reading_time_counts_the_words_after_the_front_matter_at_150_a_minute():
