@@ -50,12 +50,18 @@ def test_the_lessons_in_course_order_with_summary_time_needs_and_counts(page, si
         assert link.inner_text().startswith(t("progress.lesson.number", n=bn(number)))
         assert item.locator(".pz-lesson-summary").inner_text() == lesson["summary"]
         facts = item.locator(".pz-lesson-facts li").all_inner_texts()
-        assert facts == [
+        parts = lesson["parts"]
+        assert facts == [t("progress.parts", n=bn(len(parts)))] * (len(parts) > 1) + [
             t("progress.lesson.minutes", minutes=bn(math.ceil(lesson["words"] / WORDS_PER_MINUTE))),
             t("progress.needs.plots" if lesson["plots"] else "progress.needs.numpy"),
             t("progress.lesson.counts", cells=bn(len(lesson["cells"])), questions=bn(len(lesson["questions"]))),
         ]
         assert item.get_attribute("data-progress") == "0" and item.get_attribute("data-state") == "incomplete"
+        # a lesson in parts lists them, each linked, each with its own figure (0% on a first visit)
+        part_links = item.locator("[data-part-link]")
+        assert part_links.evaluate_all("(links) => links.map((a) => a.href)") == (
+            [f"{site_url}/{part['url']}" for part in parts] if len(parts) > 1 else [])
+        assert item.locator("[data-part-progress]").all_inner_texts() == ["০%"] * len(part_links.all())
     # the guide and the demo carry components but are not lessons: linked apart, marked as such
     in_cards = page.locator("[data-lesson] a").evaluate_all("(links) => links.map((a) => a.href)")
     in_content = page.locator(".md-content a").evaluate_all("(links) => links.map((a) => a.href)")
@@ -73,9 +79,12 @@ def test_the_lessons_in_course_order_with_summary_time_needs_and_counts(page, si
 
 def test_progress_counts_runs_answers_and_the_stamp_and_continues_at_the_last_cell(page, site_url):
     lesson = next(lesson for lesson in course_lessons() if lesson["id"] == "optimization")
-    page.goto(site_url + LESSON)
+    home_of = {cell_id: part["url"] for part in lesson["parts"] for cell_id in part["cells"]}
+    page.goto(f"{site_url}/{home_of['opt-grad-check']}")            # the lesson's second part
     wait_enhanced(page)
     assert run_cell(page, "opt-grad-check") == "done"              # the Run button
+    page.goto(f"{site_url}/{home_of['opt-try']}")                   # its third
+    wait_enhanced(page)
     cell(page, "opt-try").locator("[data-editor]").click()          # Shift+Enter in the editor
     page.wait_for_selector('[data-cell-id="opt-try"][data-editor-state="ready"]')
     cell(page, "opt-try").locator(".cm-content").click()
@@ -101,10 +110,12 @@ def test_progress_counts_runs_answers_and_the_stamp_and_continues_at_the_last_ce
     assert back.get_attribute("data-state") == "continue"
     assert back.locator("[data-continue-label]").inner_text() == t("progress.continue")
     link = back.locator("[data-continue-link]")
-    assert href(link) == f"{site_url}/{lesson['url']}#opt-try"
-    assert link.inner_text().endswith(f"({bn(lesson['cells'].index('opt-try') + 1)} নম্বর কোডের ঘর)")
+    part = next(k for k, part in enumerate(lesson["parts"]) if "opt-try" in part["cells"])
+    assert href(link) == f"{site_url}/{home_of['opt-try']}#opt-try"  # the part that holds it
+    assert link.inner_text().endswith(
+        f"পর্ব {bn(part + 1)} ({bn(lesson['parts'][part]['cells'].index('opt-try') + 1)} নম্বর কোডের ঘর)")
     link.click()
-    page.wait_for_url("**" + LESSON + "#opt-try")  # instant navigation: the lesson is swapped in
+    page.wait_for_url(f"**/{home_of['opt-try']}#opt-try")  # instant navigation: the part is swapped in
     page.wait_for_function("""() => { const c = document.querySelector('[data-cell-id="opt-try"]');
         return c !== null && c.getBoundingClientRect().top >= 0 && c.getBoundingClientRect().top < innerHeight; }""")
 

@@ -21,7 +21,8 @@ from support.work import SCHEMA, choose_file, export_work, namespace, open_home,
 pytestmark = pytest.mark.browser
 
 BN = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
-LESSON = "/lessons/optimization/"
+LESSON = "/lessons/optimization/"             # where its items are kept, for every part
+PART = "/lessons/optimization/practice/"      # the part with the cell and questions used here
 MY_CODE = "print('আমার নিজের কোড', 6 * 7)"
 
 
@@ -45,7 +46,7 @@ def status(page) -> str:
 
 def do_some_work(page, base):
     """On the optimisation lesson: an edited cell, a quiz answer and the finished stamp."""
-    page.goto(base + LESSON)
+    page.goto(base + PART)
     wait_enhanced(page)
     replace_code(page, "opt-try", MY_CODE)
     page.wait_for_function("() => Object.keys(localStorage).some((k) => k.endsWith(':opt-try'))")
@@ -106,7 +107,7 @@ def test_the_file_brings_the_work_to_another_device_serving_the_course_elsewhere
     assert status(there) == t("work.imported", new=bn(len(data["items"])), replaced=bn(0), kept=bn(0))
     # the home page shows it at once, and the lesson, served from /course/, has the reader's code
     assert there.locator('[data-lesson="optimization"]').get_attribute("data-state") == "complete"
-    there.goto(base + LESSON)
+    there.goto(base + PART)
     wait_enhanced(there)
     assert editor_text(there, "opt-try") == MY_CODE
     assert component(there, "mcq", "opt-q1").get_attribute("data-state") in ("correct", "wrong")
@@ -288,7 +289,7 @@ def test_an_import_that_leaves_little_room_says_so(page, site_url, built_site, t
 
 @pytest.mark.no_python
 def test_an_edit_the_browser_refuses_to_store_is_said_at_once_kept_and_exported(page, site_url):
-    page.goto(site_url + LESSON)
+    page.goto(site_url + PART)
     wait_enhanced(page)
     replace_code(page, "opt-try", MY_CODE)  # saved: storage has room
     page.evaluate(FILL_STORAGE, 0)

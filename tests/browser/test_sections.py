@@ -10,7 +10,7 @@ from support.browser import wait_enhanced
 
 pytestmark = pytest.mark.browser
 
-LESSON = "/lessons/optimization/"
+LESSON = "/lessons/optimization/landscape/"  # a part whose sections include one with a single cell
 # each h2 with the ids of the lesson cells and questions up to the next h2 (read from the page)
 SECTIONS = """() => {
   const out = [];

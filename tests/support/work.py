@@ -29,23 +29,30 @@ def _nav_files(entries) -> list[str]:
 
 
 def course_lessons() -> list[dict]:
-    """The lessons as the sources define them: pages under lessons/ in mkdocs.yml's nav order that
-    end with a ``complete`` block; with their summary, cells, questions and words."""
+    """The lessons as the sources define them: folders under lessons/ whose pages (its parts, in
+    mkdocs.yml's nav order) include one ending with a ``complete`` block; with the first part's
+    summary, and the cells, questions and words of all parts, and each part's url and cells."""
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    lessons = []
+    folders: dict[str, list[str]] = {}
     for src in _nav_files(config["nav"]):
-        text = (ROOT / "site" / src).read_text(encoding="utf-8")
-        stamp = re.search(r"^```complete\nid: (\S+)\n```", text, re.M)
-        if not src.startswith("lessons/") or not stamp:
+        if src.startswith("lessons/"):
+            folders.setdefault(src.rsplit("/", 1)[0] + "/", []).append(src)
+    lessons = []
+    for folder, sources in folders.items():
+        texts = [(ROOT / "site" / src).read_text(encoding="utf-8") for src in sources]
+        stamp = next((m for text in texts if (m := re.search(r"^```complete\nid: (\S+)\n```", text, re.M))), None)
+        if not stamp:
             continue
-        _, front, body = text.split("---\n", 2)
+        parts = [{"url": folder + ("" if src.endswith("/index.md") else src.rsplit("/", 1)[1].removesuffix(".md") + "/"),
+                  "cells": re.findall(r'^\s*```pycell id="([^"]+)"', text, re.M)} for src, text in zip(sources, texts)]
+        bodies = [text.split("---\n", 2)[2] for text in texts]
         lessons.append({
-            "id": stamp[1], "url": src.removesuffix("index.md"),
-            "summary": yaml.safe_load(front)["summary"],
-            "cells": re.findall(r'^\s*```pycell id="([^"]+)"', text, re.M),
-            "questions": re.findall(r"^\s*```(mcq|ordering)\nid: (\S+)", text, re.M),
-            "words": len([word for word in body.split() if re.search(r"[^\W_]", word)]),
-            "plots": any(re.search(r"^\s*(import|from) matplotlib", code, re.M)
+            "id": stamp[1], "url": folder, "parts": parts,
+            "summary": yaml.safe_load(texts[0].split("---\n", 2)[1])["summary"],
+            "cells": [cell for part in parts for cell in part["cells"]],
+            "questions": [q for text in texts for q in re.findall(r"^\s*```(mcq|ordering)\nid: (\S+)", text, re.M)],
+            "words": sum(len([word for word in body.split() if re.search(r"[^\W_]", word)]) for body in bodies),
+            "plots": any(re.search(r"^\s*(import|from) matplotlib", code, re.M) for text in texts
                          for _, code in re.findall(r"^([ \t]*)```pycell[^\n]*\n(.*?)^\1```", text, re.M | re.S)),
         })
     return lessons
