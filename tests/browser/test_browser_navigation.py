@@ -157,7 +157,7 @@ def test_a_swapped_in_page_gets_every_component_a_loaded_page_gets(page, site_ur
 
 @pytest.mark.no_python
 def test_a_link_under_the_pointer_is_fetched_before_the_click(page, site_url):
-    page.goto(site_url + "/lessons/optimization/")
+    page.goto(site_url + "/lessons/optimization/practice/")  # the lesson's last part: "next" is lesson 2
     wait_enhanced(page)
     with page.expect_request(lambda request: request.url.endswith("/lessons/numerical-stability/")):
         page.locator("a.md-footer__link--next").hover()
@@ -168,7 +168,7 @@ def test_instant_navigation_works_from_a_sub_path(browser, course_server):
     _, course = course_server
     context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(course + "/lessons/optimization/")
+    page.goto(course + "/lessons/optimization/practice/")  # the lesson's last part: "next" is lesson 2
     wait_enhanced(page)
     page.evaluate(MARK)
     swapped_out = page.locator("article").element_handle()

@@ -1,7 +1,8 @@
-"""A lesson on paper (assets/print.css): Chromium's PDF of each lesson has every heading of its
-Markdown source and every stepper row, and none of the page's buttons or the answers the reader
-had opened; a <details> that holds lesson text prints open. The PDF's text is read back with
-pypdf (support/pdf_text.py: Bangla included)."""
+"""A lesson on paper (assets/print.css): Chromium's PDF of each lesson, all its parts printed
+from its first (the header's "print the whole lesson", site/lesson-print.js), has every heading
+of its Markdown sources and every stepper row, and none of the page's buttons or the answers the
+reader had opened; a <details> that holds lesson text prints open. The PDF's text is read back
+with pypdf (support/pdf_text.py: Bangla included)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from py_lessons.runtime.catalogue import t
 from support.browser import wait_enhanced
 from support.local_server import serve
 from support.pdf_text import pdf_text
-from support.site import ROOT, build_site, lesson_site
+from support.site import ROOT, build_site, lesson_markdown, lesson_part_urls, lesson_site
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +25,7 @@ BUTTON_KEYS = ("cell.run", "cell.stop", "cell.reset", "cell.original.show", "cel
                "page.run_all", "page.restart", "quiz.check", "quiz.retry", "reveal.show", "reveal.hide",
                "predict.show", "predict.hide", "complete.button", "complete.done", "stepper.prev", "stepper.next",
                "stepper.all", "stepper.recompute", "stepper.reset", "exercise.check", "exercise.solution.show",
-               "exercise.solution.hide", "explorable.reset", "update.reload")
+               "exercise.solution.hide", "explorable.reset", "update.reload", "print.lesson")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 # The text of what the page hides as answers, without formulas or code (KaTeX's glyphs are
@@ -76,15 +77,23 @@ def printed(page) -> str:
 @pytest.mark.no_python
 @pytest.mark.parametrize("slug", LESSONS)
 def test_a_printed_lesson_has_its_headings_and_steps_and_no_buttons_or_answers(page, site_url, slug):
-    source = (ROOT / "site" / "lessons" / slug / "index.md").read_text(encoding="utf-8")
+    source = lesson_markdown(slug)  # every part
     headings = markdown_headings(source)
     assert len(headings) >= 5
     page.goto(f"{site_url}/lessons/{slug}/")
     wait_enhanced(page)
+    first_part = (ROOT / "site" / "lessons" / slug / "index.md").read_text(encoding="utf-8")
+    if re.search(r"^```stepper\b", first_part, flags=re.M):
+        assert page.locator(".pz-step[hidden]").count() > 0  # on screen the steppers show their first step
+    parts = len(lesson_part_urls(slug))
+    if parts > 1:  # the header's button puts the other parts in the page, then asks the browser to print
+        page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+        page.locator('[data-action="print-lesson"]').click()
+        page.wait_for_selector('[data-action="print-lesson"][data-state="ready"]')
+        assert page.evaluate("window.printed") == 1
+        assert page.locator("[data-printed-part]").count() == parts - 1
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")  # every answer looked at
     steps = page.locator(".pz-step-title").all_text_contents()
-    if re.search(r"^```stepper\b", source, flags=re.M):  # the capstone has none
-        assert page.locator(".pz-step[hidden]").count() > 0  # on screen the steppers show their first step
     shown = set(page.locator("button:visible, summary:visible").all_inner_texts())
     labels = {t(key) for key in BUTTON_KEYS} & shown
     assert {t("cell.run"), t("cell.reset")} <= labels
@@ -103,6 +112,8 @@ def test_a_printed_lesson_has_its_headings_and_steps_and_no_buttons_or_answers(p
     # the lesson's own prose may use a label's words ("ঘরটি চালান"): as often as its source has them
     assert [label for label in labels if phrase_count(text, label) > phrase_count(source, label)] == []
     assert [answer for answer in answers if flat(answer) in flat_text] == []
+    # printed (Chromium's PDF fires afterprint too): the page is this part alone again
+    assert page.locator("[data-printed-part]").count() == 0
 
 
 FOLDED = """\

@@ -42,13 +42,20 @@ def restore_content(state) -> None:
             setattr(package, name.rsplit(".", 1)[1], module)
 
 
-def course_pages() -> list[str]:
-    """Every page of the course (site/**/index.md) by its address in the built site, "/" first."""
-    pages = []
-    for path in (ROOT / "site").rglob("index.md"):
+def _page_sources() -> dict[str, Path]:
+    """Every page's address in the built site (directory URLs) -> its Markdown file."""
+    pages = {}
+    for path in (ROOT / "site").rglob("*.md"):
         folder = path.parent.relative_to(ROOT / "site").as_posix()
-        pages.append("/" if folder == "." else f"/{folder}/")
-    return sorted(pages)
+        url = "/" if folder == "." else f"/{folder}/"
+        pages[url if path.stem == "index" else f"{url}{path.stem}/"] = path
+    return pages
+
+
+def course_pages() -> list[str]:
+    """Every page of the course (site/**/*.md, a lesson's parts too) by its address in the built
+    site, "/" first."""
+    return sorted(_page_sources())
 
 
 def course_pages_with_cells() -> list[str]:
@@ -56,8 +63,8 @@ def course_pages_with_cells() -> list[str]:
     from py_lessons.plugin.page.fences import read_fences
 
     found = []
-    for url in course_pages():
-        source = (ROOT / "site" / url.strip("/") / "index.md").read_text(encoding="utf-8")
+    for url, path in sorted(_page_sources().items()):
+        source = path.read_text(encoding="utf-8")
         if any(fence.name in ("pycell", "exercise") for fence in read_fences(source)):
             found.append(url)
     return found

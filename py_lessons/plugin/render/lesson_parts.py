@@ -4,7 +4,8 @@ among them ("পর্ব ২ / ৪"), and the way on to the next part.
 The header comes right under the page's heading. Its ``data-lesson-root`` (the lesson's address,
 relative to the page) is where lib/store.js keeps the reader's work for every part, and each part's
 entry lists its cells and questions, so site/sections.js can mark the parts the reader has finished
-as it marks sections. No MkDocs here: the engine calls in with the course's lessons.
+as it marks sections; its button prints the whole lesson (site/lesson-print.js). No MkDocs here:
+the engine calls in with the course's lessons.
 """
 
 from __future__ import annotations
@@ -38,7 +39,10 @@ def render_header(lesson: Lesson, number: int, index: int, page_url: str) -> str
                      f'data-part-questions="{attr(" ".join(part.questions))}">{entry} {minutes}</li>')
     place = (f' <span class="pz-parts-place">{text(t("parts.place", k=_bn(index + 1), n=_bn(len(lesson.parts))))}</span>'
              if len(lesson.parts) > 1 else "")
-    listing = f'<ol class="pz-parts-list">{"".join(items)}</ol>' if len(lesson.parts) > 1 else ""
+    listing = (f'<ol class="pz-parts-list">{"".join(items)}</ol>'
+               f'<p class="pz-parts-print"><button type="button" class="pz-button" data-action="print-lesson">'
+               f'{text(t("print.lesson"))}</button> <span class="pz-status" role="status" data-print-status></span></p>'
+               if len(lesson.parts) > 1 else "")
     return (f'<nav class="pz-lesson-parts" data-lesson-parts data-lesson-root="{attr(root)}" '
             f'aria-label="{attr(t("parts.label", lesson=label))}">'
             f'<p class="pz-parts-lesson"><a href="{attr(root)}">{text(label)}</a>{place}</p>{listing}</nav>')

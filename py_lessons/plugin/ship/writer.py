@@ -36,7 +36,8 @@ STYLESHEETS = (f"{VENDOR_URL}/noto-sans-bengali/fonts.css", *(f"{ASSETS_URL}/css
 SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("cells/index.js", "site/offline.js", "site/a11y.js",
                                                     "components/index.js", "cells/download.js",
                                                     "site/lan-notice.js", "site/save-notice.js", "site/search.js",
-                                                    "site/figures.js", "site/sections.js"))
+                                                    "site/figures.js", "site/sections.js",
+                                                    "site/lesson-print.js"))
 HEAD_SCRIPT = f"{ASSETS_URL}/site/instant-sitemap.js"  # instant navigation without a site_url
 
 
