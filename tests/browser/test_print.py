@@ -1,5 +1,5 @@
 """A lesson on paper (assets/print.css): Chromium's PDF of each lesson, all its parts printed
-from its first (the header's "print the whole lesson", site/lesson-print.js), has every heading
+from its first (the button at a part's end, "print the whole lesson", site/lesson-print.js), has every heading
 of its Markdown sources and every stepper row, and none of the page's buttons or the answers the
 reader had opened; a <details> that holds lesson text prints open. The PDF's text is read back
 with pypdf (support/pdf_text.py: Bangla included)."""

@@ -1,4 +1,4 @@
-// A lesson in parts prints whole. Its header's "print the whole lesson" button fetches the other
+// A lesson in parts prints whole. The button at a part's end ("print the whole lesson") fetches the other
 // parts (the built pages of this site, from the service worker's copy when it has one), puts each
 // one's article in its place before or after this part's, and prints; once printed the page is as
 // it was. The parts' cells print as the build wrote them (code, output, figures); print.css leaves
@@ -14,7 +14,7 @@ async function articleOf(href) {
   const article = page.querySelector("article");
   if (!article) throw new Error("no article");
   // one header and one way on, this part's; nothing to run from a copy
-  article.querySelectorAll("[data-lesson-parts], .pz-next-part, .pz-download, script").forEach((el) => el.remove());
+  article.querySelectorAll("[data-lesson-parts], .pz-next-part, .pz-parts-print, .pz-download, script").forEach((el) => el.remove());
   const part = document.createElement("section");
   part.setAttribute(ADDED, "");
   part.append(...article.childNodes);
@@ -26,8 +26,8 @@ function removeAdded() {
 }
 
 async function printLesson(button) {
-  const header = button.closest("[data-lesson-parts]");
-  const status = header.querySelector("[data-print-status]");
+  const header = document.querySelector("article [data-lesson-parts]");
+  const status = button.parentElement.querySelector("[data-print-status]");
   const entries = [...header.querySelectorAll("li[data-part-cells]")];
   const here = entries.findIndex((entry) => !entry.querySelector("a"));
   button.disabled = true;
