@@ -1,7 +1,33 @@
-// Accessible names the theme leaves out: the search overlay is a dialog without a name, and the
-// instant-navigation progress bar is a progressbar without one. Both live outside the part of
-// the page that instant navigation swaps, so naming them once is enough.
+// What the theme leaves out for keyboards and screen readers. Accessible names: the search overlay
+// is a dialog without a name, and the instant-navigation progress bar is a progressbar without
+// one; both live outside the part of the page that instant navigation swaps, so naming them once
+// is enough. And tab stops on the blocks that scroll sideways (below).
 import { strings } from "../lib/text.js";
 
 document.querySelector(".md-search[role=dialog]:not([aria-label])")?.setAttribute("aria-label", strings["search.dialog"]);
 document.querySelector(".md-progress[role=progressbar]:not([aria-label])")?.setAttribute("aria-label", strings["navigation.progress"]);
+
+// A code block or a table that scrolls sideways (on a phone, most do) must be reachable from the
+// keyboard to be scrolled without a pointer: the theme makes neither focusable, so each one wider
+// than its box gets a tab stop (and loses it when the window grows so that it fits).
+const SCROLLERS = "article pre > code, article .md-typeset__scrollwrap";
+
+function focusableScrollers() {
+  for (const box of document.querySelectorAll(SCROLLERS)) {
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    if (scrolls && !box.hasAttribute("tabindex")) {
+      box.tabIndex = 0;
+      box.dataset.scrollStop = ""; // ours to take back
+    } else if (!scrolls && "scrollStop" in box.dataset) {
+      box.removeAttribute("tabindex");
+      delete box.dataset.scrollStop;
+    }
+  }
+}
+
+let pending = 0;
+const soon = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(focusableScrollers); };
+addEventListener("resize", soon);
+document.fonts?.ready.then(soon);
+globalThis.document$?.subscribe?.(soon); // instant navigation: the next page's blocks
+soon();
