@@ -1,8 +1,8 @@
 """One script of digits for a Bangla reader: no number the course itself writes appears in Latin
 digits. Scanned in the rendered pages (360×740, touch): every catalogue message as the page
 formats it, the cells' status (the loader's progress, a run's time), the run tables, their
-captions and provenance, the run charts' and figures' tick labels, the home page's cards, and
-the lesson names. Code, cell output text and names such as fp16 or int8 are not numbers and stay
+captions and provenance, the run charts' and figures' tick labels, the steppers' rows and notes
+(written by each lesson's steppers.py), the home page's cards, and the lesson names. Code, cell output text and names such as fp16 or int8 are not numbers and stay
 as written."""
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from support.course import course_pages
 
 pytestmark = pytest.mark.browser
 
-# a number: Latin digits not inside a name (fp16, int8, L2, torch's "2.13.0+cpu" is code)
-NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[0-9]+(?:[.,][0-9]+)*(?![A-Za-z_0-9])")
+# a number: Latin digits not inside a name (fp16, int8, L2, "16-bit" as the loaders call it;
+# torch's "2.13.0+cpu" is code)
+NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[0-9]+(?:[.,][0-9]+)*(?![A-Za-z_0-9]|-bit)")
 
 TEXT_MODULE = "document.querySelector('script[src$=\"assets/pathshala/site/offline.js\"]').src.replace('site/offline.js', 'lib/text.js')"
 CATALOGUE = f"""async () => {{
@@ -52,6 +53,7 @@ UI_TEXT = """() => {
   add('chart ticks', '.gpu-run-chart g[id^="xtick"], .gpu-run-chart g[id^="ytick"]');
   add('figure ticks', '.pycell-figure g[id^="xtick"], .pycell-figure g[id^="ytick"], .pz-explorable-figure g[id^="xtick"], .pz-explorable-figure g[id^="ytick"]');
   add('cell status', '.pycell [data-status]');
+  add('stepper', '.pz-stepper');
   add('home', '[data-component="progress"] :is(.pz-lesson-number, .pz-lesson-facts, .pz-lesson-progress, [data-status])');
   add('navigation', '.md-nav__link .md-ellipsis, .md-header__topic');
   return parts;

@@ -72,7 +72,7 @@ def stable_softmax(logits):
         Step("বিয়োগ", f"{fmt_vec(xs, s7)} − {paren(big, s7)}", fmt_vec(shifted, s7),
              "এখন সব ঘাত ০ বা ঋণাত্মক, তাই কোনো e^(x − m) ১-এর বেশি হতে পারে না।"),
         Step("exp", f"exp({fmt_vec(shifted, s7)})", fmt_vec(exps),
-             "খুব ঋণাত্মক ঘাতের e^(x − m) শূন্যে নামতে পারে, কিন্তু সবচেয়ে বড়টির ঘাত ঠিক ০, তাই তার e^0 = ১।"),
+             "খুব ঋণাত্মক ঘাতের e^(x − m) শূন্যে নামতে পারে, কিন্তু সবচেয়ে বড়টির ঘাত ঠিক ০, তাই তার e⁰ = ১।"),
         Step("যোগফল", " + ".join(fmt(e) for e in exps), fmt(total),
              "হরে অন্তত একটি ১ আছে, তাই এটি ১-এর কম হয় না আর শূন্য দিয়ে ভাগের ভয় নেই।"),
         Step("সম্ভাবনা", f"{fmt_vec(exps)} / {fmt(total)}", fmt_vec(probs),

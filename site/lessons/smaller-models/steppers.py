@@ -57,7 +57,7 @@ def memory_ledger(linear_params, embedding_params, other_params, block_size, sca
         Step("গোনা", f"{fmt_int(lin)} + {fmt_int(emb)} + {fmt_int(oth)}", f"{T} parameter",
              "Linear, embedding আর বাকি ছোট অংশ আলাদা গুনে রাখলে পরে কোন অংশ কোন precision-এ যাবে তা বেছে নেওয়া যায়।"),
         Step("fp32", f"{T} × 4 byte", _mem(b["fp32"]),
-             "প্রতিটি সংখ্যা ৩২ bit, অর্থাৎ ৪ byte; এক MiB মানে 2^20 byte, আর এক GB মানে 10^9 byte।"),
+             "প্রতিটি সংখ্যা ৩২ bit, অর্থাৎ ৪ byte; এক MiB মানে ২²⁰ byte, আর এক GB মানে ১০⁹ byte।"),
         Step("fp16 / bf16", f"{T} × 2 byte", _mem(b["fp16"]),
              "১৬ bit-এ প্রতিটি সংখ্যা ২ byte, তাই fp32-এর ঠিক অর্ধেক জায়গা।"),
         Step("int8, সব weight", f"{T} × 1 byte", _mem(b["int8"]),
@@ -73,7 +73,7 @@ def memory_ledger(linear_params, embedding_params, other_params, block_size, sca
              f"Embedding-এর ভাগ বড় হলে 16-bit-এর তুলনায় সাশ্রয় চার গুণ হয় না, হয় প্রায় "
              f"{prose_number(b['fp16'] / b['int4_emb16'], 3)} গুণ।"),
         Step("int4 + block-এর scale",
-             f"{fmt(b['int4_emb16'] / _MIB, 5)} MiB + {fmt_int(lin)} / {block_size} × {fmt(scale_bits)} bit ÷ 8 ÷ 2^20",
+             f"{fmt(b['int4_emb16'] / _MIB, 5)} MiB + {fmt_int(lin)} / {block_size} × {fmt(scale_bits)} bit ÷ ৮ ÷ ২²⁰",
              _mem(b["int4_emb16_scales"]),
              f"প্রতি {bn_digits(block_size)}টি weight-এর জন্য একটি scale রাখতে হয়, তাই প্রতি weight-এ বাড়তি "
              f"{prose_number(scale_bits / block_size, 3)} bit লাগে।"),
@@ -238,7 +238,7 @@ def kd_loss(teacher, student, temperature, alpha, label):
         Step("KL(p ‖ q)", " + ".join(paren(t) for t in terms), fmt(kl),
              "দুই বণ্টন যত আলাদা, এই যোগফল তত বড়; মিলে গেলে ঠিক শূন্য, আর কখনো ঋণাত্মক নয়।"),
         Step("T² দিয়ে গুণ", f"{fmt(T * T)} × {fmt(kl)}", fmt(kd),
-             "T দিয়ে ভাগ করায় gradient প্রায় 1/T² হারে ছোট হয়েছিল; T² গুণ সেই মাপ ফিরিয়ে আনে।"),
+             "T দিয়ে ভাগ করায় gradient প্রায় ১/T² হারে ছোট হয়েছিল; T² গুণ সেই মাপ ফিরিয়ে আনে।"),
         Step("Hard label-এর CE", f"−ln softmax({fmt_vec(student)})[{label}] = −ln {fmt(q1[label])}", fmt(ce),
              "আসল উত্তরের সঙ্গে সাধারণ cross-entropy, temperature ছাড়া।"),
         Step("মোট loss", f"{fmt(a)} × {fmt(ce)} + {fmt(1 - a)} × {fmt(kd)}", fmt(total),
