@@ -30,6 +30,7 @@ CATALOGUE = f"""async () => {{
       out[key] = format(key, values);
     }}
     out["loader (core)"] = loaderMessage({{ phase: "core", loaded: 11.9e6, total: 19.9e6 }});
+    out["loader (packages)"] = loaderMessage({{ phase: "packages", loaded: 3.1e6, total: 5.2e6, names: ["matplotlib"], helpers: 8 }});
     return out;
 }}"""
 
@@ -97,5 +98,27 @@ def test_a_run_says_how_long_it_took_and_python_loads_in_bangla_digits(browser, 
                            arg=first, timeout=120_000)
     statuses = set(page.evaluate("window.__statuses"))
     assert any("সেকেন্ড" in status for status in statuses)  # the run's time was shown
+    assert latin_numbers({status: status for status in statuses}) == {}
+    page.context.close()
+
+
+def test_the_loader_names_the_package_the_code_imports_and_counts_the_rest(browser, site_url):
+    """matplotlib needs ten other packages (pyparsing, kiwisolver, ...): the reader is told of the
+    one their code imports and how many it brings, each number in Bangla digits."""
+    page = browser.new_context(**PHONE).new_page()
+    page.add_init_script("""window.__statuses = [];
+        new MutationObserver(() => document.querySelectorAll('.pycell [data-status]').forEach(
+            (el) => window.__statuses.push(el.textContent))).observe(document, { subtree: true, childList: true, characterData: true });""")
+    page.goto(site_url + "/lessons/optimization/landscape/")  # its first cell draws with matplotlib
+    wait_enhanced(page)
+    first = page.locator(".pycell[data-cell-id]").first
+    assert "matplotlib" in first.locator("pre").inner_text()
+    first.locator('[data-action="run"]').click()
+    page.wait_for_function("(el) => el.dataset.state === 'done'", arg=first.element_handle(), timeout=180_000)
+    statuses = set(page.evaluate("window.__statuses"))
+    loading = [status for status in statuses if status.startswith("matplotlib (সঙ্গে আরও ")]
+    assert loading, statuses
+    helpers = ("pyparsing", "kiwisolver", "contourpy", "cycler", "dateutil", "pytz", "six", "Pillow", "fonttools")
+    assert not [status for status in statuses if any(name in status for name in helpers)]
     assert latin_numbers({status: status for status in statuses}) == {}
     page.context.close()

@@ -18,5 +18,7 @@ export function loaderMessage(progress) {
   const mb = (bytes) => (bytes / 1e6).toFixed(1);
   return progress.phase === "core"
     ? format("loader.progress", { percent, loaded: mb(progress.loaded), total: mb(progress.total) })
-    : format("loader.packages", { names: progress.names.join(", "), percent });
+    : format(progress.helpers ? "loader.packages.helpers" : "loader.packages", {
+      names: progress.names.join(", "), helpers: progress.helpers, percent, loaded: mb(progress.loaded), total: mb(progress.total),
+    });
 }

@@ -74,7 +74,8 @@ export const INPUT_LINE = Object.freeze({
  *   The answer to the job's input() without shared memory; null: the reader stopped the run.
  *
  * @typedef {{type: "ready", id: 0, version: string}} ReadyMessage
- * @typedef {{type: "progress", phase: "core" | "packages", loaded: number, total: number, names: string[]}} ProgressMessage
+ * @typedef {{type: "progress", phase: "core" | "packages", loaded: number, total: number, names: string[], helpers: number}} ProgressMessage
+ *   names: the packages the code imports itself; helpers: how many more those need
  * @typedef {{type: "running", id: number}} RunningMessage
  * @typedef {{type: "item", id: number, item: OutputItem}} ItemMessage
  * @typedef {{type: "done", id: number, result: RunResult | CheckOutcome | CallResult | {ok: true}, seconds: number,

@@ -25,13 +25,13 @@ new PerformanceObserver((list) => {
   }
 }).observe({ type: "resource", buffered: true });
 
-function progress(phase, total, names = []) {
-  postMessage({ type: FROM_PYTHON.PROGRESS, phase, loaded: Math.min(loadedBytes, total), total, names });
+function progress(phase, total, names = [], helpers = 0) {
+  postMessage({ type: FROM_PYTHON.PROGRESS, phase, loaded: Math.min(loadedBytes, total), total, names, helpers });
 }
 
-function withTicker(phase, total, names, promise) {
-  const timer = setInterval(() => progress(phase, total, names), 200);
-  return promise.finally(() => { clearInterval(timer); progress(phase, total, names); });
+function withTicker(phase, total, names, helpers, promise) {
+  const timer = setInterval(() => progress(phase, total, names, helpers), 200);
+  return promise.finally(() => { clearInterval(timer); progress(phase, total, names, helpers); });
 }
 
 // A learner's code runs here, and this worker is in the course's origin, so the origin's storage
@@ -94,21 +94,29 @@ function packagesNeeded(codes, skip = []) {
     for (const imp of info.imports || []) byImport[imp] = name;
   }
   const wanted = new Set();
+  const named = new Set(); // what the code imports itself; the rest are what those need
   const visit = (name) => {
     if (!name || wanted.has(name) || pyodide.loadedPackages[name]) return;
     wanted.add(name);
     for (const dep of manifest.packages[name]?.depends || []) visit(dep);
   };
-  for (const imp of imports) if (!skip.includes(byImport[imp])) visit(byImport[imp]);
-  return [...wanted];
+  for (const imp of imports) {
+    if (skip.includes(byImport[imp])) continue;
+    visit(byImport[imp]);
+    if (wanted.has(byImport[imp])) named.add(byImport[imp]);
+  }
+  return { all: [...wanted], named: [...named] };
 }
 
 async function loadPackagesFor(codes, skip = []) {
-  const names = packagesNeeded(codes, skip);
+  const { all: names, named } = packagesNeeded(codes, skip);
   if (names.length) {
     const total = names.reduce((sum, n) => sum + (manifest.packages[n]?.bytes || 0), 0);
     loadedBytes = 0;
-    await withTicker("packages", total, names, pyodide.loadPackage(names, { messageCallback: () => {} }));
+    // the reader is told the packages their code names, and how many others those need
+    const shown = named.length ? named : names.slice(0, 1);
+    await withTicker("packages", total, shown, names.length - shown.length,
+                     pyodide.loadPackage(names, { messageCallback: () => {} }));
     performance.mark("pathshala:packages-loaded", { detail: names });
   }
   await fontsIfNeeded();
