@@ -1,12 +1,13 @@
 """A cell under a thumb (360×740, touch): tapping the code swaps in the editor at the build's
 size (same font, same height, no scroll box of its own), the toolbar stays one row after an
-edit adds its buttons, and no copy button covers code."""
+edit adds its buttons (the cell's other actions wait in a menu behind "more"; on a laptop they are
+in the row), and no copy button covers code."""
 
 from __future__ import annotations
 
 import pytest
 
-from support.browser import PHONE, cell, wait_enhanced
+from support.browser import LAPTOP, PHONE, cell, wait_enhanced
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +42,39 @@ def test_the_editor_takes_the_codes_place_at_its_size_and_the_toolbar_stays_one_
     rows = cell(page, cell_id).locator(".pycell-toolbar").evaluate(
         "(bar) => new Set([...bar.children].filter((el) => el.getClientRects().length).map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2))).size")
     assert rows == 1
+    toolbar = cell(page, cell_id).locator(".pycell-toolbar")
+    assert toolbar.evaluate("(bar) => bar.scrollWidth <= bar.clientWidth")  # nothing out of sight either
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # the other actions wait behind "more": a tap shows them, choosing one closes the menu
+    menu = cell(page, cell_id).locator("[data-more-menu]")
+    assert not menu.is_visible()
+    more = cell(page, cell_id).locator("[data-more-button]")
+    more.tap()
+    menu.wait_for(state="visible")
+    assert more.get_attribute("aria-expanded") == "true"
+    actions = menu.locator("button:visible").evaluate_all("(buttons) => buttons.map((b) => b.dataset.action)")
+    assert actions == ["reset", "share", "show-original"]
+    box, screen = menu.bounding_box(), page.viewport_size
+    assert 0 <= box["x"] and box["x"] + box["width"] <= screen["width"]  # on the screen, not off its edge
+    assert all(b["height"] >= 44 for b in menu.locator("button:visible").evaluate_all(
+        "(buttons) => buttons.map((b) => b.getBoundingClientRect().toJSON())"))
+    menu.locator('[data-action="show-original"]').tap()
+    menu.wait_for(state="hidden")
+    assert cell(page, cell_id).locator("[data-original]").is_visible()
+    context.close()
+
+
+def test_on_a_laptop_the_other_actions_are_in_the_row(browser, site_url):
+    context = browser.new_context(**LAPTOP)
+    page = context.new_page()
+    page.goto(site_url + LESSON)
+    wait_enhanced(page)
+    first = page.locator(".pycell[data-cell-id]").first
+    assert not first.locator("[data-more-button]").is_visible()
+    share = first.locator('[data-action="share"]')
+    assert share.is_visible()
+    run = first.locator('[data-action="run"]').bounding_box()
+    assert abs(share.bounding_box()["y"] - run["y"]) <= 2  # the same row as Run
     context.close()
 
 

@@ -149,3 +149,22 @@ def test_each_lesson_has_one_name_in_the_navigation_its_header_and_its_heading(b
 def _heading(page: str) -> str:
     h1 = re.sub(r'<a class="headerlink".*?</a>', "", re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1))
     return html.unescape(re.sub(r"<[^>]+>", "", h1)).strip()
+
+
+@pytest.mark.parametrize("path", sorted(LESSONS))
+def test_the_download_is_the_whole_lesson_from_every_part(built_site, path):
+    """One notebook for a lesson in parts, beside its first part, with every part's cells in order;
+    each part's control links to it."""
+    import json
+
+    slug = path.strip("/").split("/")[1]
+    notebook = json.loads((built_site / path / f"{slug}.ipynb").read_text(encoding="utf-8"))
+    ids = [cell["metadata"]["pathshala"]["cell_id"] for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    pages = [(built_site / part / "index.html").read_text(encoding="utf-8") for part in lesson_part_urls(slug)]
+    in_pages = [cell_id for page in pages
+                for cell_id in re.findall(r'<div class="pycell" data-cell-id="([^"]+)"(?![^>]*data-cell-kind="exercise")', page)]
+    assert [cell_id for cell_id in ids if cell_id in in_pages] == in_pages  # all of them, in the parts' order
+    for part, page in zip(lesson_part_urls(slug), pages):
+        depth = part.count("/") - path.count("/")
+        assert f'href="{"../" * depth}{slug}.ipynb"' in page, part
+    assert not list((built_site / path).glob("*/*.ipynb"))  # no part has a notebook of its own

@@ -67,11 +67,17 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<div class="pycell-toolbar"><span class="pycell-label">{escape(t("cell.label"))}</span>'
         f'<button type="button" class="pycell-button" data-action="run" title="{escape(t("cell.run.hint"))}">{escape(t("cell.run"))}</button>'
         f'<button type="button" class="pycell-button" data-action="stop" disabled>{escape(t("cell.stop"))}</button>'
-        f'<button type="button" class="pycell-button" data-action="reset">{escape(t("cell.reset"))}</button>'
+        # the cell's other actions: in the row on a wide screen, behind "more" on a phone
+        # (assets/cells/more-menu.js; share and "show the original" join them in the page)
+        f'<button type="button" class="pycell-button pycell-more-button" data-more-button popovertarget="pz-more-{escape(cell_id)}" '
+        f'aria-haspopup="true">{escape(t("cell.more"))}</button>'
+        f'<div class="pycell-more" id="pz-more-{escape(cell_id)}" popover data-more-menu>'
+        f'<button type="button" class="pycell-button" data-action="reset">{escape(t("cell.reset"))}</button></div>'
         f"</div>"
         f'<div class="pycell-editor" data-editor aria-label="{escape(t("cell.editor"))}">'
-        # tabindex: keyboard readers can reach (and scroll) the code; focusing it loads the editor
-        f'<pre tabindex="0"><code class="language-python">{escape(code, quote=False)}</code></pre></div>'
+        # tabindex on the box that scrolls (the theme's code): keyboard readers reach and scroll the
+        # code; focusing it loads the editor
+        f'<pre><code class="language-python" tabindex="0">{escape(code, quote=False)}</code></pre></div>'
         f'<div class="pycell-status" role="status" aria-live="polite" data-status></div>'
         f'<div class="pycell-output-label">{escape(t("cell.output"))} '
         f'<span data-output-origin>{"" if kind == "exercise" else escape(t("cell.output.build"))}</span></div>'

@@ -234,7 +234,7 @@ def download_control(name: str, prefix: str = "") -> str:
     """Links to the two files ``prefix + name`` (they work without JS); download.js shows the
     choice between the lesson's code and the reader's edits, and builds the file with the edits in
     the page."""
-    href = escape(prefix + name)
+    href = escape(("" if prefix == "./" else prefix) + name)  # "./": the files are beside the page
     name = escape(name)
     return (
         '<div class="pz-download" data-download role="group" aria-labelledby="pz-download-title">'

@@ -9,6 +9,7 @@ import { TO_PYTHON } from "../python/protocol.js";
 import { bnDigits, format, loaderMessage, strings } from "../lib/text.js";
 import { CodeSource } from "./code-source.js";
 import { EditedControls } from "./edited-controls.js";
+import { MoreMenu } from "./more-menu.js";
 import { askLine } from "./input-line.js";
 import { renderItem, renderNotes, renderTraceback } from "./output.js";
 import { ShareControls } from "./share-controls.js";
@@ -40,6 +41,7 @@ export class Cell {
     this.originalCode = this.host.textContent.replace(/\n$/, "");
     this.source = new CodeSource(this.id, this.originalCode);
     this.swapping = false; // the code is being replaced by the page, not typed by the reader
+    this.more = new MoreMenu(this);
     this.edited = new EditedControls(this);
     this.sharing = new ShareControls(this);
     this.buildOutput = this.output.cloneNode(true);

@@ -1,4 +1,4 @@
-// A cell's "edited" badge and "show original" toggle (in its toolbar), and the panel with the
+// A cell's "edited" badge (in its toolbar) and "show original" toggle (with its other actions), and the panel with the
 // lesson's original code beside the editor (one above the other on a narrow screen).
 import { makeButton } from "../lib/dom.js";
 import { strings } from "../lib/text.js";
@@ -13,7 +13,8 @@ export class EditedControls {
     this.badge.textContent = strings["cell.edited"];
     this.toggle = makeButton("show-original", "cell.original.show");
     this.toggle.setAttribute("aria-expanded", "false");
-    cell.buttons.reset.before(this.badge, this.toggle);
+    cell.more.button.before(this.badge); // the badge stays in sight; the toggle is one of the cell's other actions
+    cell.more.add([this.toggle], cell.buttons.reset);
     this.panel = document.createElement("figure");
     this.panel.className = "pycell-original";
     this.panel.dataset.original = "";

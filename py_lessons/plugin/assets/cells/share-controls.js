@@ -17,8 +17,9 @@ export class ShareControls {
     this.marker.title = strings["share.marker.hint"];
     this.marker.textContent = strings["share.marker"];
     this.marker.hidden = this.unshareButton.hidden = true;
-    cell.buttons.reset.before(this.marker, this.unshareButton);
-    cell.buttons.reset.after(share);
+    cell.more.button.before(this.marker); // "someone else's code" stays in sight
+    cell.more.add([this.unshareButton]);  // the way back first among the other actions
+    cell.more.add([share], cell.buttons.reset);
     share.addEventListener("click", () => this.share());
     this.unshareButton.addEventListener("click", () => this.unshare());
     this.field = null;
