@@ -131,6 +131,7 @@ def test_a_new_build_is_announced_and_reloading_keeps_edits_and_progress(browser
         return view.innerText.trim() === code; }""", arg=edited, timeout=15_000)
     assert editor_text(page, "opt-try") == edited
     assert cell(page, "opt-try").locator("[data-status]").inner_text() == t("cell.state.restored")
+    page.wait_for_selector('[data-component="complete"][data-enhanced]')  # its script may come after the cells'
     assert page.locator('[data-component="complete"]').get_attribute("data-state") == "complete"
     assert page.locator("[data-update-notice]").count() == 0
     context.close()

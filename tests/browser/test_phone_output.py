@@ -35,7 +35,8 @@ def test_every_printed_output_of_every_page_keeps_its_lines(browser, site_url, d
         page.goto(site_url + path)
         wait_enhanced(page)
         streams = page.evaluate(LINES)
-        assert streams, path
+        # a page of exercises alone (a lesson's last part) has no build output to print
+        assert streams or not page.locator('.pycell[data-cell-id]:not([data-cell-kind="exercise"])').count(), path
         assert [s for s in streams if s["lines"] != s["drawn"]] == [], path
         assert all(s["focusable"] and s["inside"] for s in streams), path
         wide += sum(s["scrolls"] for s in streams)

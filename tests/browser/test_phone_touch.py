@@ -38,7 +38,7 @@ def test_the_editor_takes_the_codes_place_at_its_size_and_the_toolbar_stays_one_
 
     cell(page, cell_id).locator(".cm-content").click()
     page.keyboard.insert_text("# আমার বদল\n")  # an edit: the edited badge, "show the original", "reset"
-    page.wait_for_selector(f'.pycell[data-cell-id="{cell_id}"] [data-action="reset"]:not([hidden])')
+    page.wait_for_selector(f'.pycell[data-cell-id="{cell_id}"] [data-action="reset"]:not([hidden])', state="attached")
     rows = cell(page, cell_id).locator(".pycell-toolbar").evaluate(
         "(bar) => new Set([...bar.children].filter((el) => el.getClientRects().length).map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2))).size")
     assert rows == 1

@@ -17,6 +17,16 @@ def cell(page, cell_id):
     return page.locator(CELL.format(cell_id))
 
 
+def cell_action(page, cell_id, action):
+    """Click one of a cell's actions; on a phone the cell's other actions are behind "more"
+    (cells/more-menu.js), which is opened first."""
+    button = cell(page, cell_id).locator(f'[data-action="{action}"]')
+    if not button.is_visible():
+        cell(page, cell_id).locator("[data-more-button]").click()
+        button.wait_for(state="visible")
+    button.click()
+
+
 def output_snapshot(page, cell_id):
     return cell(page, cell_id).evaluate(OUTPUT_SNAPSHOT)
 

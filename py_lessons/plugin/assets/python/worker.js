@@ -64,7 +64,7 @@ async function start(codes) {
   const { loadPyodide } = await loader;
   // performance marks: where start-up time goes, for DevTools and the benchmark (tests/support/bench.py)
   performance.mark("pathshala:start");
-  pyodide = await withTicker("core", coreTotal, [], (async () => {
+  pyodide = await withTicker("core", coreTotal, [], 0, (async () => {
     const options = { indexURL: base.href, stdout: () => {}, stderr: () => {} };
     suspends = mustSuspend(codes);
     const snapshot = manifest.snapshot && !suspends ? new URL(manifest.snapshot, base).href : null;
