@@ -73,7 +73,7 @@ def memory_ledger(linear_params, embedding_params, other_params, block_size, sca
              f"Embedding-এর ভাগ বড় হলে 16-bit-এর তুলনায় সাশ্রয় চার গুণ হয় না, হয় প্রায় "
              f"{prose_number(b['fp16'] / b['int4_emb16'], 3)} গুণ।"),
         Step("int4 + block-এর scale",
-             f"{fmt(b['int4_emb16'] / _MIB, 5)} MiB + {fmt_int(lin)} / {block_size} × {fmt(scale_bits)} bit ÷ ৮ ÷ ২²⁰",
+             f"{fmt(b['int4_emb16'] / _MIB, 5)} MiB + {fmt_int(lin)} / {block_size} × {fmt(scale_bits)} bit ÷ 8 ÷ 2^20",
              _mem(b["int4_emb16_scales"]),
              f"প্রতি {bn_digits(block_size)}টি weight-এর জন্য একটি scale রাখতে হয়, তাই প্রতি weight-এ বাড়তি "
              f"{prose_number(scale_bits / block_size, 3)} bit লাগে।"),

@@ -94,7 +94,7 @@ def residual_chain(x0, gain, blocks):
     for k in milestones(blocks):
         _, xk, u, fprime, pl, rs = rows[k - 1]
         calc = (f"x = {fmt(xk)}, F′ = {fmt(a)} × σ′({fmt(u)}) = {fmt(fprime)};  "
-                f"∏F′ = {fmt(pl)},  ∏(১ + F′) = {fmt(rs)}")
+                f"∏F′ = {fmt(pl)},  ∏(1 + F′) = {fmt(rs)}")
         if k == 1:
             note = f"শুধু F-এর পথে gradient {prose_number(fprime)} গুণ, কিন্তু shortcut থাকায় {prose_number(1 + fprime)} গুণ।"
         elif abs(pl) < 1e-6:
@@ -103,7 +103,7 @@ def residual_chain(x0, gain, blocks):
             note = f"প্রতিটি block-এ ১ যোগ থাকায় residual গুণফল {prose_number(rs)}, আর শুধু F-এর পথে {prose_number(pl)}।"
         steps.append(Step(f"Block {bn_digits(k)}", calc, f"{fmt(pl)} বনাম {fmt(rs)}", note))
     final_plain, final_res = rows[-1][4], rows[-1][5]
-    steps.append(Step("শেষ হিসাব", f"∏(১ + F′) / ∏F′ = {fmt(final_res)} / {fmt(final_plain)}",
+    steps.append(Step("শেষ হিসাব", f"∏(1 + F′) / ∏F′ = {fmt(final_res)} / {fmt(final_plain)}",
                       fmt(final_res / final_plain, 3) if final_plain != 0 else "inf",
                       "F′ ধনাত্মক হলে ১ + F′ > ১, তাই residual-এর গুণফল কমে না; বরং মাপ ধীরে বাড়তে পারে, তাই normalization-ও লাগে।"
                       if a > 0 else
