@@ -6,7 +6,6 @@ shows in the part that now holds each cell and question, and the home page count
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -27,6 +26,17 @@ MEASURE = """() => {
           place: document.querySelector('[data-lesson-parts] .pz-parts-place')?.textContent ?? null,
           current: document.querySelector('[data-lesson-parts] [aria-current="step"]')?.textContent ?? null};
 }"""
+
+
+def with_stored_work(browser, site_url, ns, items):
+    """A laptop page (Python held back) whose browser holds ``items`` (key -> value) as stored."""
+    context = browser.new_context(**LAPTOP, service_workers="block")
+    context.route("**/pyodide/**", lambda route: None)
+    page = context.new_page()
+    page.goto(site_url + "/")
+    page.evaluate("([ns, items]) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(ns + ':' + k, JSON.stringify(v)); }",
+                  [ns, items])
+    return context, page
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -63,12 +73,7 @@ def test_work_saved_before_the_split_shows_in_its_part_and_on_the_home_card(brow
     my_code = "print('আমার আগের সম্পাদনা')\n"
     saved = {f"cell:{lesson}:{edited}": my_code, f"cell-run:{lesson}:{ran}": 1_700_000_000_000,
              f"mcq:{lesson}:{answered}": {"choice": 0}, f"visit:{lesson}": 1_700_000_000_000}
-    context = browser.new_context(**LAPTOP, service_workers="block")
-    context.route("**/pyodide/**", lambda route: None)
-    page = context.new_page()
-    page.goto(site_url + "/")
-    page.evaluate("([ns, items]) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(ns + ':' + k, JSON.stringify(v)); }",
-                  [ns, saved])
+    context, page = with_stored_work(browser, site_url, ns, saved)
 
     page.goto(f"{site_url}/{parts[1]}")
     wait_enhanced(page)
@@ -101,12 +106,7 @@ def test_a_part_is_checked_in_the_header_once_its_cells_ran_and_questions_are_an
     entry = re.findall(r'<li data-part-cells="([^"]*)" data-part-questions="([^"]*)">', text)[1]  # part 2's
     items = {f"cell-run:/lessons/optimization/:{cell}": 1 for cell in entry[0].split()}
     items.update({f"{q.split(':')[0]}:/lessons/optimization/:{q.split(':')[1]}": {"choice": 0} for q in entry[1].split()})
-    context = browser.new_context(**LAPTOP, service_workers="block")
-    context.route("**/pyodide/**", lambda route: None)
-    page = context.new_page()
-    page.goto(site_url + "/")
-    page.evaluate("([ns, items]) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(ns + ':' + k, JSON.stringify(v)); }",
-                  [ns, items])
+    context, page = with_stored_work(browser, site_url, ns, items)
     page.goto(f"{site_url}/{parts[0]}")
     wait_enhanced(page)
     page.wait_for_function("() => document.querySelector('[data-lesson-parts] li[data-part-done]')")
