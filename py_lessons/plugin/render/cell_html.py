@@ -75,9 +75,10 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<button type="button" class="pycell-button" data-action="reset">{escape(t("cell.reset"))}</button></div>'
         f"</div>"
         f'<div class="pycell-editor" data-editor aria-label="{escape(t("cell.editor"))}">'
-        # tabindex on the box that scrolls (the theme's code): keyboard readers reach and scroll the
-        # code; focusing it loads the editor
-        f'<pre><code class="language-python" tabindex="0">{escape(code, quote=False)}</code></pre></div>'
+        # tabindex: keyboard readers can reach the code (the theme rebuilds the <code> inside and
+        # drops its attributes; site/a11y.js moves the stop onto it when it scrolls); focusing it
+        # loads the editor
+        f'<pre tabindex="0"><code class="language-python">{escape(code, quote=False)}</code></pre></div>'
         f'<div class="pycell-status" role="status" aria-live="polite" data-status></div>'
         f'<div class="pycell-output-label">{escape(t("cell.output"))} '
         f'<span data-output-origin>{"" if kind == "exercise" else escape(t("cell.output.build"))}</span></div>'

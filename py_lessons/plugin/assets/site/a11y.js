@@ -15,12 +15,17 @@ const SCROLLERS = "article pre > code, article .md-typeset__scrollwrap";
 function focusableScrollers() {
   for (const box of document.querySelectorAll(SCROLLERS)) {
     const scrolls = box.scrollWidth > box.clientWidth + 1;
+    // a cell's <pre> has a stop of its own (the build's): it moves onto the code that scrolls
+    const pre = box.matches("pre > code") && box.parentElement.hasAttribute("tabindex") ? box.parentElement : null;
     if (scrolls && !box.hasAttribute("tabindex")) {
       box.tabIndex = 0;
       box.dataset.scrollStop = ""; // ours to take back
+      if (pre) { pre.removeAttribute("tabindex"); pre.dataset.movedStop = ""; }
     } else if (!scrolls && "scrollStop" in box.dataset) {
       box.removeAttribute("tabindex");
       delete box.dataset.scrollStop;
+      const from = box.parentElement;
+      if ("movedStop" in from.dataset) { from.tabIndex = 0; delete from.dataset.movedStop; }
     }
   }
 }
