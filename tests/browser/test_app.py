@@ -16,7 +16,7 @@ from py_lessons.plugin.base import dependencies
 from py_lessons.plugin.ship.writer import MAKE_SERVICE_WORKER
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
-from support.browser import cell, editor_text, offline_api, replace_code, wait_enhanced
+from support.browser import cell, editor_text, first_visit_kept, offline_api, replace_code, wait_enhanced
 from support.local_server import CHROMIUM_ARGS, serve
 from support.site import ROOT
 from support.work import precached_bytes
@@ -39,7 +39,7 @@ def test_chromium_finds_the_course_installable_and_offline_js_tells_its_size(bro
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(base + LESSON)
         wait_enhanced(page)
-        before = offline_api(page, "offlineStatus")  # what opening the lesson kept
+        before = first_visit_kept(page)  # what opening the lesson kept
         assert before["ready"] is False and before["keepAll"] is False
         assert 0 < before["bytes"] < before["totalBytes"] == precached_bytes(built_site)
         # the home page's "available offline" box calls this; some Chromium versions also want a
