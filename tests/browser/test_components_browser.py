@@ -260,13 +260,24 @@ def test_glossary_tooltip_on_focus_and_page_list(page, site_url):
 
 
 @pytest.mark.no_python
-def test_formulas_are_rendered_at_build_time(page, site_url, built_site):
+def test_formulas_are_rendered_at_build_time_once_as_mathml(page, site_url, built_site):
+    """One rendering per formula (issue 23): MathML, which the browser lays out itself in the
+    site's math font; KaTeX's HTML copy and its stylesheet are gone."""
     html = (built_site / "guide" / "index.html").read_text(encoding="utf-8")
-    assert 'class="katex"' in html and 'class="arithmatex"' not in html
+    assert "<math" in html and 'class="arithmatex"' not in html
+    assert "katex" not in html and "<annotation" not in html
     open_guide(page, site_url)
-    assert page.locator(".katex-display").count() >= 1
-    bad = [url for url in page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)") if "katex" in url and not url.startswith(site_url)]
-    assert not bad
+    display = page.locator('.pz-math-display > math[display="block"]')
+    assert display.count() >= 1
+    box = display.first.bounding_box()
+    assert box["height"] > 20 and box["width"] > 20  # laid out as maths, not an unknown inline tag
+    assert page.evaluate("getComputedStyle(document.querySelector('math')).fontFamily").startswith('"Pathshala Math"')
+    page.evaluate("document.fonts.ready")
+    assert page.evaluate("document.fonts.check('16px \"Pathshala Math\"', '∑')")
+    fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
+    assert not [url for url in fetched if "katex" in url]
+    assert not [url for url in fetched if url.startswith("http") and not url.startswith(site_url)]
+    assert serious_violations(page) == []
 
 
 @pytest.mark.no_python

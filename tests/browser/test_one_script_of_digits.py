@@ -36,7 +36,7 @@ CATALOGUE = f"""async () => {{
 
 # The text of what the platform draws on a page, with code and a cell's printed output left out.
 UI_TEXT = """() => {
-  const left_out = 'code, pre, kbd, .pycell-stream, .pycell-code, .katex, math, script, style';
+  const left_out = 'code, pre, kbd, .pycell-stream, .pycell-code, math, script, style';
   const text = (root) => {
     const out = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);

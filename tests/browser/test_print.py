@@ -28,13 +28,13 @@ BUTTON_KEYS = ("cell.run", "cell.stop", "cell.reset", "cell.original.show", "cel
                "exercise.solution.hide", "explorable.reset", "update.reload", "print.lesson")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
-# The text of what the page hides as answers, without formulas or code (KaTeX's glyphs are
+# The text of what the page hides as answers, without formulas or code (a formula's glyphs are
 # painted apart from the line, so the PDF has them elsewhere); one string per text node.
 ANSWER_TEXTS = """() => [...document.querySelectorAll('details.pz-answer .pz-answer-body, .pz-explain')].map((answer) => {
     const walker = document.createTreeWalker(answer, NodeFilter.SHOW_TEXT);
     const parts = [];
     while (walker.nextNode()) {
-        if (!walker.currentNode.parentElement.closest('.katex, code, pre, svg')) parts.push(walker.currentNode.textContent);
+        if (!walker.currentNode.parentElement.closest('math, code, pre, svg')) parts.push(walker.currentNode.textContent);
     }
     return parts;
 })"""

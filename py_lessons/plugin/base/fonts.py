@@ -49,3 +49,36 @@ def plot_font_file() -> Path:
         convert_font(woff, part)
         os.replace(part, ttf)
     return ttf
+
+
+# The formulas' font (render/math.py writes MathML): Noto Sans Math, which has the OpenType MATH
+# table MathML layout needs (stretchy brackets, radicals, fraction rules, big operators), is a
+# sans like the body text, and comes from npm. Fontsource's file is the whole font (270 KB); the
+# site ships its letters, digits, Greek, the italic letters MathML draws single-letter
+# identifiers with, operators and arrows, with their stretch variants (69 KB).
+MATH_FONT_PACKAGE = "@fontsource/noto-sans-math"
+MATH_FONT_FILE = "files/noto-sans-math-latin-400-normal.woff2"
+MATH_FONT_FAMILY = "Pathshala Math"
+MATH_CODE_POINTS = ((0x20, 0x7E), (0xA0, 0xFF), (0x131, 0x131), (0x237, 0x237), (0x391, 0x3A9), (0x3B1, 0x3C9),
+                    (0x3D1, 0x3D1), (0x3D5, 0x3D6), (0x3F0, 0x3F1), (0x3F5, 0x3F5), (0x2010, 0x2044),
+                    (0x2100, 0x214F), (0x2190, 0x21FF), (0x2200, 0x22FF), (0x2308, 0x230B), (0x23B4, 0x23B5),
+                    (0x23DC, 0x23E1), (0x27E8, 0x27E9),
+                    (0x1D434, 0x1D467), (0x1D6A4, 0x1D6A5), (0x1D6E2, 0x1D71B))  # italic Latin, ı ȷ, Greek
+
+
+def subset_math_font(woff2: Path, out: Path) -> None:
+    """The math font cut to MATH_CODE_POINTS, keeping every layout feature and the MATH table."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]  # the licence and the font's names stay in the file
+    options.notdef_outline = True
+    font = TTFont(woff2, recalcTimestamp=False)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=[code for first, last in MATH_CODE_POINTS for code in range(first, last + 1)])
+    subsetter.subset(font)
+    font.flavor = "woff2"
+    font.save(out)

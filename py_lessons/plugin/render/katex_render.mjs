@@ -1,4 +1,4 @@
-// Render TeX to HTML with KaTeX at build time. stdin: JSON [[tex, display], ...]; stdout: JSON
+// Render TeX to MathML with KaTeX at build time. stdin: JSON [[tex, display], ...]; stdout: JSON
 // [{html} | {error}, ...]. Run by py_lessons/plugin/render/math.py.
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
@@ -8,7 +8,7 @@ const katex = require("katex");
 const jobs = JSON.parse(readFileSync(0, "utf8"));
 const out = jobs.map(([tex, display]) => {
   try {
-    return { html: katex.renderToString(tex, { displayMode: display, throwOnError: true, output: "htmlAndMathml" }) };
+    return { html: katex.renderToString(tex, { displayMode: display, throwOnError: true, output: "mathml" }) };
   } catch (error) {
     return { error: String(error.message || error) };
   }

@@ -1,4 +1,10 @@
-"""Formulas rendered with KaTeX at build time, so pages do not reflow and need no JS for maths.
+"""Formulas rendered to MathML with KaTeX at build time, so pages do not reflow and need no JS for maths.
+
+One rendering per formula: MathML, which Chromium, Firefox and Safari lay out themselves (MathML
+Core) with the math font the site ships (ship/vendor.py), and which screen readers read. KaTeX's
+HTML form drew each formula a second time, in 4-8 elements per symbol: on the longest part of a
+lesson it was a third of the page's elements, and style and layout of the elements is what a phone
+waits for. The TeX source KaTeX keeps beside the MathML (<semantics>/<annotation>) is left out too.
 
 pymdownx.arithmatex (generic mode) leaves ``<span class="arithmatex">\\(...\\)</span>`` and
 ``<div class="arithmatex">\\[...\\]</div>``; here every one of a page is rendered in one Node call
@@ -16,6 +22,9 @@ from pathlib import Path
 from ..base.errors import BlockError
 
 SCRIPT = Path(__file__).with_name("katex_render.mjs")
+# KaTeX's wrapper: <span class="katex"><math ...><semantics>BODY<annotation ...>TEX</annotation></semantics></math></span>
+KATEX_MATHML = re.compile(r'^<span class="katex">(<math[^>]*>)<semantics>(.*)<annotation encoding="application/x-tex">'
+                          r'.*</annotation></semantics></math></span>$', re.DOTALL)
 MATH = re.compile(r'<(span|div) class="arithmatex">(?:\\\(|\\\[)(.*?)(?:\\\)|\\\])</\1>', re.DOTALL)
 
 
@@ -37,7 +46,7 @@ class MathRenderer:
         for job, answer in zip(todo, json.loads(done.stdout)):
             if "error" in answer:
                 raise BlockError(f"formula {job[0]!r} cannot be rendered: {answer['error']}")
-            self.cache[job] = answer["html"]
+            self.cache[job] = bare_mathml(answer["html"])
 
     def render_page(self, page_html: str) -> str:
         matches = list(MATH.finditer(page_html))
@@ -54,6 +63,20 @@ class MathRenderer:
             return f'<span class="pz-math" data-search-exclude>{self.cache[job]}</span>'
 
         return MATH.sub(replace, page_html)
+
+# f' is a prime set as a superscript (<msup>); the prime glyph already sits high, so as a
+# superscript it shrank to a speck beside the letter: it follows the letter instead, as in print.
+PRIMED = re.compile(r"<msup>(<mi>[^<]*</mi>)(<mo[^>]*>[′″‴]</mo>)</msup>")
+
+
+def bare_mathml(katex_html: str) -> str:
+    """The <math> element alone: without KaTeX's span (its stylesheet is not shipped) and without
+    the TeX annotation (two more elements per formula that no reader sees)."""
+    match = KATEX_MATHML.match(katex_html)
+    if not match:
+        raise BlockError(f"KaTeX wrote MathML of an unknown shape: {katex_html[:200]!r}")
+    body = PRIMED.sub(r"<mrow>\1\2</mrow>", match[2])
+    return f"{match[1]}{body}</math>"
 
 
 TOC_MATH = re.compile(r"\\\((.*?)\\\)")

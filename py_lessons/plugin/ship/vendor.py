@@ -13,22 +13,22 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..base.fonts import FONT_PACKAGE, FONT_SUBSETS, FONT_WEIGHTS
+from ..base.fonts import (FONT_PACKAGE, FONT_SUBSETS, FONT_WEIGHTS, MATH_FONT_FAMILY, MATH_FONT_FILE,
+                          MATH_CODE_POINTS, MATH_FONT_PACKAGE, subset_math_font)
 from ..base.layout import ASSETS_URL, VENDOR_URL
 from ..base.strings import as_javascript_module
 
 EDITOR_ENTRY = Path(__file__).parent / "frontend" / "editor.js"
 
 # (npm package, folder inside it, folder under assets/vendor/): copied as they are.
-# KaTeX's fonts: formulas are rendered to HTML at build time (render/math.py).
 # DOMPurify's ES module (with its license): output.js sanitizes the worker's figures with it.
-TREES = [("katex", "dist/fonts", "katex/fonts"),
-         ("dompurify", "dist/purify.es.mjs", "dompurify/purify.es.mjs"), ("dompurify", "LICENSE", "dompurify/LICENSE")]
-# KaTeX's stylesheet, copied with a font-display in each @font-face, which KaTeX leaves out: the
-# browser's default hides a formula's text until its font has arrived (up to 3 s), "swap" shows
-# it at once in a fallback font and redraws it when the KaTeX font is there.
-KATEX_CSS = ("katex", "dist/katex.min.css", "katex/katex.min.css")
-KATEX_FONT_DISPLAY = "swap"
+TREES = [("dompurify", "dist/purify.es.mjs", "dompurify/purify.es.mjs"), ("dompurify", "LICENSE", "dompurify/LICENSE")]
+# The formulas' font (MathML, render/math.py), cut at build time (base/fonts.py), and its face:
+# "swap" shows a formula at once in a fallback font and redraws it when this one is there.
+MATH_FONT = "math/noto-sans-math.woff2"
+MATH_CSS = "math/math.css"
+MATH_FACE = (f'@font-face{{font-family:"{MATH_FONT_FAMILY}";font-style:normal;font-weight:400;font-display:swap;'
+             f'src:url(noto-sans-math.woff2) format("woff2")}}\n')
 
 
 class VendorError(RuntimeError):
@@ -55,6 +55,20 @@ def _bundle_editor(node_modules: Path, cache_dir: Path) -> Path:
     return out
 
 
+def _math_font(node_modules: Path, cache_dir: Path) -> Path:
+    source = node_modules / MATH_FONT_PACKAGE / MATH_FONT_FILE
+    if not source.exists():
+        raise VendorError(f"{source} is missing from the plugin's npm packages")
+    digest = hashlib.sha256(source.read_bytes() + repr(MATH_CODE_POINTS).encode())  # the font and the cut
+    out = cache_dir / f"math-{digest.hexdigest()[:16]}.woff2"
+    if not out.exists():  # cutting the font takes a few seconds: once per font file
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        part = out.with_name(f"{out.name}.{os.getpid()}.part")
+        subset_math_font(source, part)
+        os.replace(part, out)
+    return out
+
+
 BENGALI_ALIAS = "Pathshala Bangla"
 
 
@@ -67,11 +81,6 @@ def _bengali_only_alias(css: str) -> str:
     """
     blocks = re.findall(r"/\* [\w-]*-bengali-\d+-normal \*/\s*@font-face\s*\{[^}]*\}", css)
     return "\n".join(block.replace("'Noto Sans Bengali'", f"'{BENGALI_ALIAS}'") for block in blocks)
-
-
-def with_font_display(css: str, display: str) -> str:
-    """``css`` with ``font-display: DISPLAY`` added to each @font-face rule that names none."""
-    return re.sub(r"@font-face\s*\{(?![^}]*font-display)", lambda rule: f"{rule[0]}font-display:{display};", css)
 
 
 def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> None:
@@ -103,11 +112,9 @@ def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> 
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, dest)
 
-    package, inside, target = KATEX_CSS
-    css = node_modules / package / inside
-    if not css.exists():
-        raise VendorError(f"{css} is missing from the plugin's npm packages")
-    (vendor / target).write_text(with_font_display(css.read_text(encoding="utf-8"), KATEX_FONT_DISPLAY), encoding="utf-8")
+    (vendor / MATH_FONT).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_math_font(node_modules, cache_dir), vendor / MATH_FONT)
+    (vendor / MATH_CSS).write_text(MATH_FACE, encoding="utf-8")
 
     strings = site_dir / ASSETS_URL / "strings.js"
     strings.parent.mkdir(parents=True, exist_ok=True)

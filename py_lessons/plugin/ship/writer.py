@@ -31,7 +31,7 @@ MAKE_SERVICE_WORKER = Path(__file__).parent / "node" / "make_sw.mjs"
 
 # What every page that uses the plugin loads, in this order (relative to the site root).
 STYLESHEETS = (f"{VENDOR_URL}/noto-sans-bengali/fonts.css", *(f"{ASSETS_URL}/css/{name}.css" for name in (
-    "cells", "runs", "components")), f"{VENDOR_URL}/katex/katex.min.css",
+    "cells", "runs", "components")), f"{VENDOR_URL}/math/math.css",
     *(f"{ASSETS_URL}/css/{name}.css" for name in ("offline", "print")))
 SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("cells/index.js", "site/offline.js", "site/a11y.js",
                                                     "components/index.js", "cells/download.js",
