@@ -72,7 +72,8 @@ def two_builds(built_site, tmp_path):
     namespace = re.search(r'storageNamespace = "([^"]+)"', (build_b / "assets/pathshala/site.js").read_text()).group(1)
     subprocess.run(["node", str(MAKE_SERVICE_WORKER), str(build_b), namespace, str(dependencies.node_modules())],
                    check=True, capture_output=True, cwd=ROOT)
-    for stale in (lesson.with_name("index.html.gz"), build_b / "sw.js.gz"):  # the host would send these
+    for stale in (lesson.with_name("index.html.gz"), lesson.with_name("index.html.br"), build_b / "sw.js.gz",
+                  build_b / "sw.js.br"):  # the host would send these
         stale.unlink(missing_ok=True)
     assert (build_b / "sw.js").read_bytes() != (build_a / "sw.js").read_bytes()
 

@@ -197,7 +197,7 @@ def site_without_jspi(built_site, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(built_site, site, copy_function=os.symlink)  # every file the build's, but one
     worker = Path("assets/pathshala/python/worker.js")
-    for name in (worker, worker.with_name("worker.js.gz")):
+    for name in (worker, worker.with_name("worker.js.gz"), worker.with_name("worker.js.br")):
         (site / name).unlink(missing_ok=True)
     (site / worker).write_text(WITHOUT_JSPI + (built_site / worker).read_text(encoding="utf-8"), encoding="utf-8")
     server, url = serve(site)

@@ -19,8 +19,8 @@ CHROMIUM_ARGS = [
 
 class StaticHandler(http.server.SimpleHTTPRequestHandler):
     """A static host as the course expects one: the types ES modules, WebAssembly and fonts need,
-    and the build's gzip siblings (NAME.gz, py_lessons/plugin/ship/precompress.py) sent to browsers that
-    accept gzip, like nginx's gzip_static. No access log."""
+    and the build's compressed siblings (NAME.br, NAME.gz, py_lessons/plugin/ship/precompress.py) sent to
+    browsers that accept them, brotli first, like nginx's brotli_static and gzip_static. No access log."""
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -33,9 +33,12 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         path = self.translate_path(self.path)
         if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
             path = os.path.join(path, "index.html")
-        packed = path + ".gz"
-        if "gzip" not in self.headers.get("Accept-Encoding", "") or not (os.path.isfile(path) and os.path.isfile(packed)):
+        offered = self.headers.get("Accept-Encoding", "")
+        coding = next((coding for coding, suffix in (("br", ".br"), ("gzip", ".gz"))
+                       if coding in offered and os.path.isfile(path) and os.path.isfile(path + suffix)), None)
+        if coding is None:
             return super().send_head()
+        packed = path + (".br" if coding == "br" else ".gz")
         stat = os.stat(path)
         since = self.headers.get("If-Modified-Since")
         if since:
@@ -50,7 +53,7 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         body = open(packed, "rb")  # noqa: SIM115 - the base class copies and closes it
         self.send_response(http.HTTPStatus.OK)
         self.send_header("Content-Type", self.guess_type(path))
-        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Encoding", coding)
         self.send_header("Content-Length", str(os.fstat(body.fileno()).st_size))
         self.send_header("Last-Modified", self.date_time_string(stat.st_mtime))
         self.send_header("Vary", "Accept-Encoding")

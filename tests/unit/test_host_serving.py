@@ -87,6 +87,19 @@ def test_gzip_siblings_go_to_clients_that_accept_gzip_and_the_file_to_others(hos
         assert status == 200 and "content-encoding" not in headers and body == page
 
 
+def test_a_brotli_sibling_goes_to_clients_that_accept_brotli_and_gzip_to_the_rest(host, site):
+    import brotli
+
+    where, _ = host
+    page = (site / "index.html").read_bytes()
+    (site / "index.html.br").write_bytes(brotli.compress(page, quality=11))  # as the build writes it
+    status, headers, body = get(where, "/", {"Accept-Encoding": "gzip, deflate, br"})
+    assert status == 200 and headers["content-encoding"] == "br" and headers["vary"] == "Accept-Encoding"
+    assert brotli.decompress(body) == page and int(headers["content-length"]) == len(body)
+    status, headers, body = get(where, "/", {"Accept-Encoding": "gzip, deflate"})  # plain http on a LAN
+    assert headers["content-encoding"] == "gzip" and gzip.decompress(body) == page
+
+
 def test_types_the_course_needs_and_isolation_headers_on_every_answer(host):
     where, _ = host
     assert get(where, "/pyodide/blob.wasm")[1]["content-type"] == "application/wasm"

@@ -119,8 +119,8 @@ class SiteWriter:
         if self.precompressed:
             # last: it covers every file written above, sw.js too
             packed = precompress(site_dir, dependencies.user_cache() / "gzip")
-            log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB", packed["files"],
-                     packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6)
+            log.info("py_lessons: gzip copies of %d files, %.1f MB -> %.1f MB (brotli where smaller: %.1f MB)",
+                     packed["files"], packed["bytes"] / 1e6, packed["gzip_bytes"] / 1e6, packed["br_bytes"] / 1e6)
 
     def _service_worker(self, site_dir: Path) -> None:
         """It lists every file the site now has (see node/make_sw.mjs)."""

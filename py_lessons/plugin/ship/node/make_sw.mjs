@@ -48,7 +48,7 @@ try {
     // python-snapshot.gz: Python's start-up snapshot (gzip by itself; other .gz files are copies)
     globPatterns: ["**/*.{html,js,mjs,css,json,webmanifest,wasm,whl,zip,woff,woff2,ttf,svg,png,ico,xml,ipynb,py}",
       "**/python-snapshot.gz"],
-    globIgnores: ["sw.js", "workbox-*.js", "**/*.map", "sitemap.xml*"],
+    globIgnores: ["sw.js", "workbox-*.js", "**/*.map", "sitemap.xml*"], // (the .gz and .br copies are not listed)
     maximumFileSizeToCacheInBytes: 32 * 1024 * 1024, // pyodide.asm.wasm is about 10 MB
   });
   for (const warning of warnings) console.error(warning);
