@@ -12,6 +12,8 @@
                                       (support/bench_work.py)
     ./pathshala bench --first-visit 60      what opening lesson 1 costs in its first 60 s instead
                                       (support/bench_first_visit.py)
+    ./pathshala bench --pages         every page's elements at load and HTML bytes instead
+                                      (support/bench_pages.py)
 
 Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
 with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches).
@@ -58,6 +60,7 @@ from pathlib import Path
 
 from .bench_floor import time_floor, write_floor_pages
 from .bench_first_visit import first_visit
+from .bench_pages import page_census
 from .browser import start_then_stop
 from .bench_author import main as author_main
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
@@ -298,6 +301,8 @@ def main(argv=None) -> None:
                         help='time "my work" importing a file of ITEMS items instead (support/bench_work.py)')
     parser.add_argument("--first-visit", type=float, metavar="SECONDS",
                         help="bytes sent in the first SECONDS of opening lesson 1 instead (support/bench_first_visit.py)")
+    parser.add_argument("--pages", action="store_true",
+                        help="every page's elements at load and HTML bytes instead (support/bench_pages.py)")
     parser.add_argument("--skip-explorables", action="store_true", help="leave out explorable_update_ms")
     parser.add_argument("--author", action="store_true", help="time the author's save -> reload under `mkdocs serve` "
                         "instead (its own options: --edits, --plugin-from; support/bench_author.py)")
@@ -323,6 +328,10 @@ def main(argv=None) -> None:
         return
     if args.first_visit:
         print(json.dumps({"first_visit": first_visit(site, args.first_visit, args.repeat)}, indent=1))
+        shutil.rmtree(site, ignore_errors=True)
+        return
+    if args.pages:
+        print(json.dumps({"page_census": page_census(site)}, indent=1))
         shutil.rmtree(site, ignore_errors=True)
         return
     if args.lighthouse:

@@ -37,9 +37,10 @@ METRICS = {"cls": ("cumulative-layout-shift", 1, 3), "tbt_ms": ("total-blocking-
 
 
 def lesson_pages(site: Path) -> list[str]:
-    """Paths of the home page and every lesson of the built site."""
-    lessons = sorted(p.parent.name for p in (site / "lessons").glob("*/index.html"))
-    return ["/"] + [f"/lessons/{slug}/" for slug in lessons]
+    """Paths of the home page and every part of every lesson of the built site (a lesson's first
+    part is its folder's page, the others are pages in that folder)."""
+    parts = sorted(page.parent.relative_to(site).as_posix() for page in (site / "lessons").glob("**/index.html"))
+    return ["/"] + [f"/{part}/" for part in parts]
 
 
 def audit(url: str, report: Path) -> dict:
