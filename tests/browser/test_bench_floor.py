@@ -1,6 +1,6 @@
 """The benchmark's bare Pyodide floor pages (support/bench_floor.py): every ratio_to_floor divides by
 them, so each must load the official Pyodide release the site is built from (the site's core files
-and gzip copies, the official wheels, not the site's bytecode ones) and really print its output."""
+and their brotli and gzip copies, the official wheels, not the site's bytecode ones) and really print its output."""
 
 from __future__ import annotations
 
@@ -51,8 +51,9 @@ def test_numpy_floor_loads_the_official_pyodide_and_prints(browser, floor_host, 
     assert printed == f"{sum(marks) / len(marks)!r} {max(marks)} {min(marks)} {math.exp(1.0)!r}"
     assert figure is None
     floor = f"/{FLOOR_DIR}/pyodide/"
-    # the site's own core files, sent as their gzip copies ...
-    assert encodings[url + floor + "pyodide.asm.wasm"] == "gzip"
+    # the site's own core files, sent as their compressed copies (brotli: Chromium offers it to
+    # 127.0.0.1), as the site's are ...
+    assert encodings[url + floor + "pyodide.asm.wasm"] == "br"
     assert (built_site / FLOOR_DIR / "pyodide" / "pyodide.asm.wasm").read_bytes() == \
         (built_site / "pyodide" / "pyodide.asm.wasm").read_bytes()
     # ... and the official NumPy wheel (Python source, as released), nothing of the site's runtime

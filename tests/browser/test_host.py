@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import shutil
 
+import brotli
 import pytest
 
 from py_lessons.runtime.catalogue import t
@@ -31,9 +32,12 @@ def host(built_site):
 
 
 def test_the_host_sends_the_course_production_style(host, built_site):
+    page = (built_site / "guide" / "index.html").read_bytes()
     status, headers, body = get(host, "/guide/", {"Accept-Encoding": "gzip, deflate, br"})
-    assert status == 200 and gzip.decompress(body) == (built_site / "guide" / "index.html").read_bytes()
-    assert headers["content-encoding"] == "gzip" and headers["content-type"] == "text/html; charset=utf-8"
+    assert status == 200 and brotli.decompress(body) == page  # the build's brotli copy, smaller than its gzip one
+    assert headers["content-encoding"] == "br" and headers["content-type"] == "text/html; charset=utf-8"
+    status, headers, body = get(host, "/guide/", {"Accept-Encoding": "gzip, deflate"})  # plain http on a LAN
+    assert headers["content-encoding"] == "gzip" and gzip.decompress(body) == page
     assert headers["cross-origin-opener-policy"] == "same-origin"
     assert headers["cross-origin-embedder-policy"] == "require-corp"
     assert headers["cross-origin-resource-policy"] == "same-origin"

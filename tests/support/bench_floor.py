@@ -2,7 +2,7 @@
 
 Written by the benchmark into the built site it serves, never shipped by the site build: a page
 that starts a worker, which loads the official Pyodide release this site is built from (the same
-core files and their gzip copies as the site's, the official lock and the official wheels, as
+core files and their brotli and gzip copies as the site's, the official lock and the official wheels, as
 shipped, so none of the site's own start-up work such as bytecode wheels helps it), loads the
 packages, runs a few lines of Python and posts what they printed. No service worker, no
 snapshot, no runtime wheel, no editor: what any page that runs NumPy with Pyodide must spend.
@@ -88,12 +88,13 @@ worker.postMessage({job});
 
 
 def _write_official_pyodide(site: Path, target: Path) -> None:
-    """The official release: the site's core files (+ gzip copies), the official lock and the
+    """The official release: the site's core files (+ their brotli and gzip copies, so the floor is
+    served as well as the site is), the official lock and the
     official wheels of every floor's packages (each checked against that lock)."""
     staged = site / "pyodide"
     target.mkdir(parents=True, exist_ok=True)
     for name in CORE_FILES:
-        for path in (staged / name, staged / f"{name}.gz"):
+        for path in (staged / name, staged / f"{name}.br", staged / f"{name}.gz"):
             if path.is_file():
                 shutil.copyfile(path, target / path.name)
     source = resolve_source(None, dependencies.node_modules() / "pyodide", dependencies.wheel_carrier)
