@@ -64,6 +64,7 @@ class MathRenderer:
 
         return MATH.sub(replace, page_html)
 
+
 # f' is a prime set as a superscript (<msup>); the prime glyph already sits high, so as a
 # superscript it shrank to a speck beside the letter: it follows the letter instead, as in print.
 PRIMED = re.compile(r"<msup>(<mi>[^<]*</mi>)(<mo[^>]*>[′″‴]</mo>)</msup>")
