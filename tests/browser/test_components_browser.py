@@ -54,6 +54,29 @@ def test_stepper_reveals_rows_with_buttons_and_arrow_keys(page, site_url):
     assert not page.js_errors
 
 
+@pytest.mark.no_python
+def test_a_stepper_is_built_as_its_script_starts_it_so_nothing_moves_when_the_script_runs(browser, site_url):
+    """Issue 23: a page's scripts run after its first paint on a slow phone; a stepper built
+    with every row showing shrank by a screen or more when its script rewound it to the first."""
+    heights = {}
+    for scripted in (False, True):
+        context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+        if not scripted:
+            context.route("**/components/stepper.js", lambda route: route.abort())
+        page = context.new_page()
+        page.goto(site_url + GUIDE)
+        if scripted:
+            page.wait_for_selector('[data-component="stepper"][data-enhanced]')
+        else:
+            page.wait_for_load_state("load")
+        stepper = comp(page, "stepper", "guide-sigmoid")
+        heights[scripted] = (stepper.evaluate("(root) => root.getBoundingClientRect().height"), visible_rows(stepper),
+                             stepper.locator("[data-position]").text_content())
+        context.close()
+    assert heights[False] == heights[True], heights
+    assert heights[True][1] == 1
+
+
 def _rows(stepper):
     return stepper.evaluate("""(root) => [...root.querySelectorAll('[data-row]')].map((r) =>
         [r.querySelector('.pz-step-calc').textContent, r.querySelector('.pz-step-result').textContent])""")

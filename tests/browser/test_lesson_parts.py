@@ -27,6 +27,11 @@ MEASURE = """() => {
           current: document.querySelector('[data-lesson-parts] [aria-current="step"]')?.textContent ?? null};
 }"""
 
+ENHANCED_KINDS = ["stepper", "exercise", "explorable", "mcq", "ordering", "predict", "reveal", "complete"]
+ENHANCED = ("() => [...document.querySelectorAll('article :is(.pycell[data-cell-id], "
+            + ", ".join(f"[data-component={kind}]" for kind in ENHANCED_KINDS)
+            + ")')].every((e) => e.hasAttribute('data-enhanced'))")
+
 
 def with_stored_work(browser, site_url, ns, items):
     """A laptop page (Python held back) whose browser holds ``items`` (key -> value) as stored."""
@@ -47,6 +52,9 @@ def test_each_part_is_short_and_opens_with_something_to_run(browser, site_url, s
     parts = lesson_part_urls(slug)
     for k, url in enumerate(parts, 1):
         page.goto(f"{site_url}/{url}")
+        # measured as the reader sees it: cells and components enhanced, fonts in (a loaded CI
+        # machine once measured the page before its scripts had run)
+        page.wait_for_function(ENHANCED)
         page.evaluate("document.fonts.ready")
         found = page.evaluate(MEASURE)
         assert found["screens"] <= 25, (url, found)

@@ -49,7 +49,6 @@ class Stepper {
     this.status = root.querySelector("[data-status]");
     this.buildRows = [...this.body.children].map((row) => row.cloneNode(true));
     this.buttons = Object.fromEntries([...root.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b]));
-    root.querySelector("[data-nav]").hidden = false;
     this.buttons.prev.addEventListener("click", () => this.show(this.step - 1));
     this.buttons.next.addEventListener("click", () => this.show(this.step + 1));
     this.buttons.all.addEventListener("click", () => this.show(this.total));

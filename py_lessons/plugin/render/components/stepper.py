@@ -64,11 +64,12 @@ def _unbroken_words(value: str) -> str:
                    for part in re.split(r"(\s+)", value))
 
 
-def render_rows(steps: list[dict]) -> str:
+def render_rows(steps: list[dict], shown: int) -> str:
+    """The rows, those after the first ``shown`` hidden (a page without scripts shows them all)."""
     rows = []
     for number, step in enumerate(steps, start=1):
         rows.append(
-            f'<tr class="pz-step" data-row="{number}">'
+            f'<tr class="pz-step" data-row="{number}"{" hidden" if number > shown else ""}>'
             f'<th scope="row" class="pz-step-no">{bn_digits(number)}</th>'
             f'<td class="pz-step-what"><span class="pz-step-title">{text(step["title"])}</span>'
             f'<span class="pz-step-note">{text(step["note"])}</span></td>'
@@ -110,18 +111,19 @@ def render(parsed: dict) -> str:
     initial = json.dumps({k: input_text(v) for k, v in result["inputs"].items()}, ensure_ascii=False)
     return (
         f'<div class="pz-stepper" data-component="stepper" data-id="{attr(cid)}" '
-        f'data-function="{attr(parsed["function"])}" data-step="{total}" data-total="{total}" '
-        f'data-state="complete"{" data-editable" if editable else ""} '
+        # written at its first step, as stepper.js starts it: the script then moves nothing on the page
+        f'data-function="{attr(parsed["function"])}" data-step="1" data-total="{total}" '
+        f'data-state="{"complete" if total == 1 else "partial"}"{" data-editable" if editable else ""} '
         f'data-initial="{attr(initial)}" aria-labelledby="{attr(cid)}-caption">'
         f'<p class="pz-stepper-caption" id="{attr(cid)}-caption">{text(caption)}</p>'
         f'<div class="pz-scroll" tabindex="0" role="region" aria-labelledby="{attr(cid)}-caption"><table class="pz-stepper-table">'
         f'<thead><tr><th scope="col">{text(t("stepper.col.step"))}</th><th scope="col">{text(t("stepper.col.what"))}</th>'
         f'<th scope="col">{text(t("stepper.col.calc"))}</th><th scope="col">{text(t("stepper.col.result"))}</th></tr></thead>'
-        f'<tbody data-rows>{render_rows(steps)}</tbody></table></div>'
-        f'<div class="pz-stepper-nav" data-nav hidden>'
-        f'<button type="button" class="pz-button" data-action="prev">{text(t("stepper.prev"))}</button>'
-        f'<span class="pz-stepper-position" data-position></span>'
-        f'<button type="button" class="pz-button" data-action="next">{text(t("stepper.next"))}</button>'
+        f'<tbody data-rows>{render_rows(steps, shown=1)}</tbody></table></div>'
+        f'<div class="pz-stepper-nav" data-nav>'
+        f'<button type="button" class="pz-button" data-action="prev" aria-disabled="true">{text(t("stepper.prev"))}</button>'
+        f'<span class="pz-stepper-position" data-position>{text(t("stepper.position", n=1, total=total))}</span>'
+        f'<button type="button" class="pz-button" data-action="next" aria-disabled="{str(total == 1).lower()}">{text(t("stepper.next"))}</button>'
         f'<button type="button" class="pz-button" data-action="all">{text(t("stepper.all"))}</button></div>'
         # the worked example first, then the reader's own values: on a phone the inputs filled the
         # first screen before any row of the calculation showed
