@@ -44,6 +44,7 @@ from .render.components import Components
 from .render.components.base import Course
 from .render.math import MathRenderer, plain_toc_titles
 from .render import lesson_parts
+from .render import figure_files
 from .render.notebook import LessonFiles, download_control, joined, lesson_file_name, lesson_files
 from .render.search_index import prose_only
 from .render.runs.blocks import NAMES as RUN_KINDS, RunBlocks
@@ -109,6 +110,7 @@ class LessonEngine:
                                  component_scripts={**self.components.scripts(), **glossary.SCRIPTS})
         self.page: PageModel | None = None
         self.lesson_files: dict[str, LessonFiles] = {}  # page url -> its notebook and .py
+        self.figures: dict[str, str] = {}  # file name -> SVG: the build's figures, out of the pages
         self.prepared = PreparedPages()
         self.pages_prepared = 0
         self.pages_reused = 0
@@ -137,6 +139,7 @@ class LessonEngine:
         self.prose.lesson_count = len(self.course.lessons) or None
         # a new build (under `serve`, the previous one may have stopped half-way): its pages add theirs
         self.lesson_files = {}
+        self.figures = {}
         self.python.counts = Counts()
         self.pages_prepared = self.pages_reused = 0
 
@@ -218,7 +221,7 @@ class LessonEngine:
             html += download_control(lesson_file_name(found[0].parts[0].src), relative_url(found[0].url, page.url))
         elif files:
             html += download_control(files.name)
-        return prose_only(html)
+        return figure_files.set_aside(prose_only(html), self.figures)
 
     def head_tags(self, page_url: str, page_urls: list[str]) -> str:
         return self.writer.head_tags(page_url, page_urls)
@@ -271,7 +274,7 @@ class LessonEngine:
     def write_site(self, site_dir: Path) -> None:
         if not (self.staged.path / MANIFEST_NAME).is_file():  # pruned meanwhile (a long `serve`): made again
             self.staged = self._stage()
-        self.writer.write(site_dir, self.staged.path, self._files_to_write())
+        self.writer.write(site_dir, self.staged.path, self._files_to_write(), self.figures)
         counts = self.python.counts
         log.info("py_lessons: %d cells run, %d from cache", counts.cells_run, counts.cells_cached)
         if counts.figures_drawn or counts.figures_cached:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from support.browser import wait_enhanced
+from support.browser import figures_in_place, wait_enhanced
 
 pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
@@ -18,8 +18,10 @@ PAGE = "/lessons/optimization/"  # its built output has cell figures
 
 
 def _figure_pixels(page) -> np.ndarray:
-    figure = page.locator(".pycell-figure svg").first
-    figure.scroll_into_view_if_needed()
+    box = page.locator(".pycell-figure").first
+    box.scroll_into_view_if_needed()
+    figures_in_place(page, box)
+    figure = box.locator("svg")
     return np.asarray(Image.open(io.BytesIO(figure.screenshot())).convert("RGB"), dtype=float) / 255
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.browser import PHONE
+from support.browser import PHONE, all_figures_in_place, figures_in_place
 from support.course import course_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.no_python]
@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
 # the smallest text of each shown figure, in CSS px as drawn on the screen
 SMALLEST_TEXT = """() => [...document.querySelectorAll('.pycell-figure > svg, .pz-explorable-figure > svg, .gpu-run-chart > svg')]
+  .filter((svg) => !svg.hasAttribute('data-figure-file'))  // every one is in place (all_figures_in_place)
   .filter((svg) => svg.getBoundingClientRect().width > 0)
   .map((svg) => {
     let smallest = Infinity;
@@ -36,6 +37,7 @@ def test_figure_text_is_at_least_10_px_and_the_page_never_scrolls_sideways(brows
     for path in course_pages():
         page.goto(site_url + path)
         page.wait_for_load_state("load")
+        all_figures_in_place(page)
         sizes = page.evaluate(SMALLEST_TEXT)
         seen += len(sizes)
         assert all(size >= 9.99 for size in sizes), (path, sizes)
@@ -49,8 +51,9 @@ def test_a_tap_opens_the_figure_full_screen_and_close_returns(browser, site_url)
     page = context.new_page()
     page.goto(site_url + "/lessons/vanishing-gradients/")
     figure = page.locator("[data-figure-box]:visible").first
-    drawn = figure.locator(":scope > svg").evaluate("(svg) => svg.outerHTML")
     figure.scroll_into_view_if_needed()
+    figures_in_place(page, figure)
+    drawn = figure.locator(":scope > svg").evaluate("(svg) => svg.outerHTML")
     figure.tap()
     view = page.locator("[data-figure-view][open]")
     view.wait_for()

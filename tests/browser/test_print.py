@@ -92,6 +92,7 @@ def test_a_printed_lesson_has_its_headings_and_steps_and_no_buttons_or_answers(p
         page.wait_for_selector('[data-action="print-lesson"][data-state="ready"]')
         assert page.evaluate("window.printed") == 1
         assert page.locator("[data-printed-part]").count() == parts - 1
+        assert page.locator("article svg[data-figure-file]").count() == 0  # every part's figures in place
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")  # every answer looked at
     steps = page.locator(".pz-step-title").all_text_contents()
     shown = set(page.locator("button:visible, summary:visible").all_inner_texts())

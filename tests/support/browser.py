@@ -27,7 +27,23 @@ def cell_action(page, cell_id, action):
     button.click()
 
 
+def figures_in_place(page, root):
+    """The build's figures under ``root`` fetched and in their place (site/figures.js places
+    each when it comes near the viewport)."""
+    if root.locator("svg[data-figure-file]").count():
+        root.scroll_into_view_if_needed()
+        page.wait_for_function("(el) => !el.querySelector('svg[data-figure-file]')", arg=root.element_handle())
+
+
+def all_figures_in_place(page):
+    """Every build figure of the page in its place, through the page's own figures.js."""
+    page.evaluate("""async () => {
+      const src = document.querySelector('script[src$="site/figures.js"]').src;
+      await (await import(src)).loadFigures(); }""")
+
+
 def output_snapshot(page, cell_id):
+    figures_in_place(page, cell(page, cell_id))
     return cell(page, cell_id).evaluate(OUTPUT_SNAPSHOT)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 ASSETS_URL = "assets/pathshala"     # the plugin's front end in the site
 VENDOR_URL = "assets/vendor"        # third-party front-end files (ship/vendor.py)
+FIGURES_URL = f"{ASSETS_URL}/figures"  # the build's figures, out of the pages (render/figure_files.py)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..base import dependencies
 from ..base.errors import LessonError
 from ..base.fonts import PLOT_FONT, PRELOADED_FONTS
-from ..base.layout import ASSETS_URL, VENDOR_URL, SiteLayout
+from ..base.layout import ASSETS_URL, FIGURES_URL, VENDOR_URL, SiteLayout
 from .app_manifest import AppManifest, write_app
 from .precompress import precompress
 from .vendor import VendorError, write_vendor_assets
@@ -95,11 +95,17 @@ class SiteWriter:
         pages = html.escape(json.dumps(page_urls), quote=True)
         return f'<script src="{root}{HEAD_SCRIPT}" data-pages="{pages}"></script>' + fonts + self.app.head_tags(root)
 
-    def write(self, site_dir: Path, staged_dir: Path, lesson_files) -> None:
+    def write(self, site_dir: Path, staged_dir: Path, lesson_files, figures: dict[str, str]) -> None:
+        """``figures``: the build's figures that the pages set aside (render/figure_files.py)."""
         site_dir = Path(site_dir)
         assets = site_dir / ASSETS_URL
         shutil.copytree(ASSETS, assets, dirs_exist_ok=True)
         (assets / "site.js").write_text(self.settings_module(), encoding="utf-8")
+        folder = site_dir / FIGURES_URL
+        shutil.rmtree(folder, ignore_errors=True)  # only this build's (under `serve` the folder stays)
+        folder.mkdir(parents=True)
+        for name, svg in figures.items():
+            (folder / name).write_text(svg, encoding="utf-8")
         for files in lesson_files:  # beside each lesson, for its download links
             folder = site_dir / files.folder
             folder.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,10 @@
 // A lesson in parts prints whole. The button at a part's end ("print the whole lesson") fetches the other
 // parts (the built pages of this site, from the service worker's copy when it has one), puts each
 // one's article in its place before or after this part's, and prints; once printed the page is as
-// it was. The parts' cells print as the build wrote them (code, output, figures); print.css leaves
+// it was. The parts' cells print as the build wrote them (code, output, figures: fetched first); print.css leaves
 // out every control. The browser's own Print prints the part on screen.
 import { strings } from "../lib/text.js";
+import { loadFigures } from "./figures.js";
 
 const ADDED = "data-printed-part";
 
@@ -45,6 +46,7 @@ async function printLesson(button) {
   const first = article.querySelector("h1")?.nextSibling ?? article.firstChild;
   parts.slice(0, here).forEach((part) => article.insertBefore(part, first));
   parts.slice(here + 1).forEach((part) => article.append(part));
+  await loadFigures(article); // every part's figures, which the pages hold only as their place
   status.textContent = "";
   button.disabled = false;
   button.dataset.state = "ready"; // the whole lesson is in the page (the tests print it from here)
