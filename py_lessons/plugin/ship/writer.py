@@ -101,11 +101,11 @@ class SiteWriter:
         assets = site_dir / ASSETS_URL
         shutil.copytree(ASSETS, assets, dirs_exist_ok=True)
         (assets / "site.js").write_text(self.settings_module(), encoding="utf-8")
-        folder = site_dir / FIGURES_URL
-        shutil.rmtree(folder, ignore_errors=True)  # only this build's (under `serve` the folder stays)
-        folder.mkdir(parents=True)
+        figures_folder = site_dir / FIGURES_URL
+        shutil.rmtree(figures_folder, ignore_errors=True)  # only this build's (under `serve` the folder stays)
+        figures_folder.mkdir(parents=True)
         for name, svg in figures.items():
-            (folder / name).write_text(svg, encoding="utf-8")
+            (figures_folder / name).write_text(svg, encoding="utf-8")
         for files in lesson_files:  # beside each lesson, for its download links
             folder = site_dir / files.folder
             folder.mkdir(parents=True, exist_ok=True)
