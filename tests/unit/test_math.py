@@ -26,8 +26,23 @@ def test_a_page_gets_bare_mathml_inline_and_displayed(renderer):
     inline, display = re.findall(r"<math\b[^>]*>", out)
     assert "display" not in inline and 'display="block"' in display
     assert "<mfrac>" in out and "<msqrt>" in out and "<munder>" not in out  # inline: a sum's limits go beside it
-    assert out.startswith('<p>loss <span class="pz-math" data-search-exclude><math')
+    assert out.startswith('<p>loss <math class="pz-math" data-search-exclude xmlns=')  # no wrapper
     assert '<div class="pz-math pz-math-display" tabindex="0" data-search-exclude><math' in out
+
+
+def test_the_outer_mrow_goes_and_nothing_else(renderer):
+    """<math> lays its children out as an <mrow>: KaTeX's one around the whole body is dropped;
+    an mrow that groups only part of the formula, or one of several at the top, stays."""
+    out = renderer.render_page('<span class="arithmatex">\\(x + F(x)\\)</span>')
+    assert re.fullmatch(r'<math class="pz-math" data-search-exclude xmlns="[^"]+"><mi>x</mi><mo>\+</mo>.*</math>', out)
+    assert "<mrow>" not in out
+    grouped = renderer.render_page('<span class="arithmatex">\\(h_{l-1}\\)</span>')
+    assert "<msub><mi>h</mi><mrow><mi>l</mi><mo>−</mo><mn>1</mn></mrow></msub>" in grouped
+    assert not re.search(r"<math[^>]*><mrow>", grouped)
+    from py_lessons.plugin.render.math import without_outer_mrow
+    two = "<mrow><mi>a</mi></mrow><mrow><mi>b</mi></mrow>"
+    assert without_outer_mrow(two) == two
+    assert without_outer_mrow("<mrow><mrow><mi>a</mi></mrow><mi>b</mi></mrow>") == "<mrow><mi>a</mi></mrow><mi>b</mi>"
 
 
 def test_a_prime_follows_its_letter(renderer):

@@ -60,7 +60,8 @@ class MathRenderer:
             tag = match[1]
             if tag == "div":  # a wide display formula scrolls by itself (focusable, for the keyboard)
                 return f'<div class="pz-math pz-math-display" tabindex="0" data-search-exclude>{self.cache[job]}</div>'
-            return f'<span class="pz-math" data-search-exclude>{self.cache[job]}</span>'
+            # inline, the formula is its own box: the class and the search mark go on <math> itself
+            return self.cache[job].replace("<math ", '<math class="pz-math" data-search-exclude ', 1)
 
         return MATH.sub(replace, page_html)
 
@@ -71,13 +72,30 @@ PRIMED = re.compile(r"<msup>(<mi>[^<]*</mi>)(<mo[^>]*>[′″‴]</mo>)</msup>")
 
 
 def bare_mathml(katex_html: str) -> str:
-    """The <math> element alone: without KaTeX's span (its stylesheet is not shipped) and without
-    the TeX annotation (two more elements per formula that no reader sees)."""
+    """The <math> element alone: without KaTeX's span (its stylesheet is not shipped), the TeX
+    annotation (two more elements per formula that no reader sees) and the outer <mrow>."""
     match = KATEX_MATHML.match(katex_html)
     if not match:
         raise BlockError(f"KaTeX wrote MathML of an unknown shape: {katex_html[:200]!r}")
     body = PRIMED.sub(r"<mrow>\1\2</mrow>", match[2])
-    return f"{match[1]}{body}</math>"
+    return f"{match[1]}{without_outer_mrow(body)}</math>"
+
+
+MROW = re.compile(r"<(/?)mrow\b[^>]*>")
+
+
+def without_outer_mrow(body: str) -> str:
+    """KaTeX wraps a formula's whole body in one <mrow>; <math> already lays its children out as
+    an mrow does (MathML Core), so that one is an element per formula that changes nothing."""
+    tags = list(MROW.finditer(body))
+    if not tags or tags[0].start() != 0 or tags[-1].end() != len(body) or tags[-1][1] != "/":
+        return body
+    depth = 0
+    for tag in tags:
+        depth += -1 if tag[1] else 1
+        if depth == 0:  # where the first <mrow> closes: the body is that one element only at the end
+            return body[tags[0].end():tags[-1].start()] if tag is tags[-1] else body
+    return body
 
 
 TOC_MATH = re.compile(r"\\\((.*?)\\\)")
