@@ -44,7 +44,7 @@ from .render.components import Components
 from .render.components.base import Course
 from .render.math import MathRenderer, plain_toc_titles
 from .render import lesson_parts
-from .render import figure_files
+from .render import deferred, figure_files
 from .render.notebook import LessonFiles, download_control, joined, lesson_file_name, lesson_files
 from .render.search_index import prose_only
 from .render.runs.blocks import NAMES as RUN_KINDS, RunBlocks
@@ -200,7 +200,8 @@ class LessonEngine:
         """Glossary terms become tooltips (a page that used any ends with their list); formulas
         are rendered by KaTeX; formulas in headings read as text in the table of contents; a
         lesson's part gets its header (the lesson, its parts, the reader's place) and ends with the
-        way on and the download control (the whole lesson's files); search indexes only the prose."""
+        way on and the download control (the whole lesson's files); search indexes only the prose;
+        figures and what the page hides at load are set aside (render/figure_files.py, deferred.py)."""
         page = self.page
         href = relative_url(self.layout.glossary_url(use_directory_urls), page.url)
         try:
@@ -221,7 +222,7 @@ class LessonEngine:
             html += download_control(lesson_file_name(found[0].parts[0].src), relative_url(found[0].url, page.url))
         elif files:
             html += download_control(files.name)
-        return figure_files.set_aside(prose_only(html), self.figures)
+        return deferred.defer_hidden(figure_files.set_aside(prose_only(html), self.figures))
 
     def head_tags(self, page_url: str, page_urls: list[str]) -> str:
         return self.writer.head_tags(page_url, page_urls)

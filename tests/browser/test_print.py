@@ -84,7 +84,8 @@ def test_a_printed_lesson_has_its_headings_and_steps_and_no_buttons_or_answers(p
     wait_enhanced(page)
     first_part = (ROOT / "site" / "lessons" / slug / "index.md").read_text(encoding="utf-8")
     if re.search(r"^```stepper\b", first_part, flags=re.M):
-        assert page.locator(".pz-step[hidden]").count() > 0  # on screen the steppers show their first step
+        # on screen the steppers show their first step, the later rows inert until stepped to
+        assert page.locator(".pz-stepper-table tbody > template[data-deferred]").count() > 0
     parts = len(lesson_part_urls(slug))
     if parts > 1:  # the header's button puts the other parts in the page, then asks the browser to print
         page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
@@ -94,7 +95,9 @@ def test_a_printed_lesson_has_its_headings_and_steps_and_no_buttons_or_answers(p
         assert page.locator("[data-printed-part]").count() == parts - 1
         assert page.locator("article svg[data-figure-file]").count() == 0  # every part's figures in place
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")  # every answer looked at
-    steps = page.locator(".pz-step-title").all_text_contents()
+    page.wait_for_function("() => !document.querySelector('details[open] > template[data-deferred]')")  # bodies in
+    steps = page.evaluate("""() => [...document.querySelectorAll('.pz-step-title'), ...[...document.querySelectorAll(
+        'template')].flatMap((t) => [...t.content.querySelectorAll('.pz-step-title')])].map((s) => s.textContent)""")
     shown = set(page.locator("button:visible, summary:visible").all_inner_texts())
     labels = {t(key) for key in BUTTON_KEYS} & shown
     assert {t("cell.run"), t("cell.reset")} <= labels

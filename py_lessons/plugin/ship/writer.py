@@ -33,8 +33,8 @@ MAKE_SERVICE_WORKER = Path(__file__).parent / "node" / "make_sw.mjs"
 STYLESHEETS = (f"{VENDOR_URL}/noto-sans-bengali/fonts.css", *(f"{ASSETS_URL}/css/{name}.css" for name in (
     "cells", "runs", "components")), f"{VENDOR_URL}/math/math.css",
     *(f"{ASSETS_URL}/css/{name}.css" for name in ("offline", "print")))
-SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("cells/index.js", "site/offline.js", "site/a11y.js",
-                                                    "components/index.js", "cells/download.js",
+SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("site/deferred.js", "cells/index.js", "site/offline.js",
+                                                    "site/a11y.js", "components/index.js", "cells/download.js",
                                                     "site/lan-notice.js", "site/save-notice.js", "site/search.js",
                                                     "site/figures.js", "site/sections.js",
                                                     "site/lesson-print.js"))

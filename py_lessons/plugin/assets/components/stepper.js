@@ -1,7 +1,7 @@
 // Steppers: rows of a worked calculation revealed one at a time (buttons, ← → keys). An editable
 // stepper re-runs the same py_lessons.runtime.steppers function in the shared Pyodide worker.
 import { sharedPythonWorker } from "../python/python-worker.js";
-import { enhanceAll } from "../lib/dom.js";
+import { enhanceAll, showDeferred } from "../lib/dom.js";
 import { bnDigits, format, loaderMessage, strings } from "../lib/text.js";
 
 const MODULE = "py_lessons.runtime.steppers";
@@ -63,10 +63,12 @@ class Stepper {
   }
 
   get rows() { return [...this.body.querySelectorAll("[data-row]")]; }
-  get total() { return this.rows.length; }
+  // the rows after the first arrive inert (render/components/stepper.py), until the reader steps on
+  get total() { return this.rows.length + (this.body.querySelector(":scope > template")?.content.childElementCount ?? 0); }
 
   show(n) {
     const total = this.total;
+    if (n > 1) showDeferred(this.body);
     this.step = Math.min(Math.max(n, 1), total);
     this.rows.forEach((row, index) => { row.hidden = index >= this.step; });
     this.root.dataset.step = String(this.step);

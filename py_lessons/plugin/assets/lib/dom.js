@@ -28,3 +28,16 @@ export function offerDownload(text, name, type) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000); // the download has long started by then
 }
+
+/** Dispatched on `document` when a body that the page shipped inert (render/deferred.py) is put in
+ * its place; `detail` is its parent. Scripts that enhance what they find at load enhance it too. */
+export const CONTENT_SHOWN = "pathshala:content-shown";
+export const DEFERRED = "template[data-deferred]";
+
+/** The deferred bodies of `parent` (a details, a tab's block, a stepper's rows) in their place. */
+export function showDeferred(parent) {
+  const bodies = parent.querySelectorAll(`:scope > ${DEFERRED}`);
+  if (!bodies.length) return;
+  for (const body of bodies) body.replaceWith(body.content);
+  document.dispatchEvent(new CustomEvent(CONTENT_SHOWN, { detail: parent }));
+}

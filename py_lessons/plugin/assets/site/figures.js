@@ -63,13 +63,20 @@ function watch(root) {
   for (const placeholder of root.querySelectorAll?.(WAITING) ?? []) near.observe(placeholder);
 }
 
+/** Every placeholder of the page, those in a body it holds inert (render/deferred.py) too. */
+function allPlaceholders(root = document) {
+  return [...root.querySelectorAll(WAITING),
+    ...[...root.querySelectorAll("template")].flatMap((template) => allPlaceholders(template.content))];
+}
+
 function fetchTheRestWhenIdle() {
   if (navigator.connection?.saveData) return; // the reader pays per byte: only what they scroll to
   const later = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 2000));
-  later(() => { for (const placeholder of document.querySelectorAll(WAITING)) figureText(placeholder.dataset.figureFile); });
+  later(() => { for (const placeholder of allPlaceholders()) figureText(placeholder.dataset.figureFile); });
 }
 
-// the browser's Print cannot wait: what is here goes in now (fetchTheRestWhenIdle fetched it)
+// the browser's Print cannot wait: what is here goes in now (fetchTheRestWhenIdle fetched it;
+// site/deferred.js, which runs first, has put the hidden bodies in the page)
 addEventListener("beforeprint", () => {
   for (const placeholder of document.querySelectorAll(WAITING)) {
     const svg = ready.get(placeholder.dataset.figureFile);

@@ -22,6 +22,7 @@ from ...base.errors import BlockError
 from ...base.html import attr, text
 from ...base.strings import t
 from ...base.yaml_blocks import block_id, read_block
+from ..deferred import TEMPLATE
 from .base import Component, NotebookPart
 
 KIND = "stepper"
@@ -65,7 +66,8 @@ def _unbroken_words(value: str) -> str:
 
 
 def render_rows(steps: list[dict], shown: int) -> str:
-    """The rows, those after the first ``shown`` hidden (a page without scripts shows them all)."""
+    """The rows, those after the first ``shown`` hidden and inert (render/deferred.py's template:
+    a phone keeps no elements for them until the reader steps on; printing shows them all)."""
     rows = []
     for number, step in enumerate(steps, start=1):
         rows.append(
@@ -76,7 +78,8 @@ def render_rows(steps: list[dict], shown: int) -> str:
             f'<td class="pz-step-calc"><code>{_unbroken_words(step["calculation"])}</code></td>'
             f'<td class="pz-step-result"><code>{_unbroken_words(step["result"])}</code></td></tr>'
         )
-    return "".join(rows)
+    later = "".join(rows[shown:])
+    return "".join(rows[:shown]) + (TEMPLATE.format(later) if later else "")
 
 
 def render_form(parsed: dict) -> str:
