@@ -45,6 +45,8 @@ def _regroup(match: re.Match) -> str:
 
 
 def _scientific(match: re.Match) -> str:
+    if not match["mantissa"].strip("0."):  # zero is zero at every power: "0.0e+00" -> "0.0", not "0.0 × 10⁰"
+        return match["mantissa"]
     exponent = int(match["exp"])
     return f"{match['mantissa']} × 10{str(exponent).translate(_SUPERSCRIPT)}"
 
@@ -84,6 +86,8 @@ def format_number(value, spec: str = "", *, sig: int | None = None, bangla: bool
         return str(value)
     if isinstance(value, float) and math.isnan(value):
         return "NaN"
+    if value == 0:
+        value = abs(value)  # −0.0 (a product that underflowed from below) reads as zero
     if isinstance(value, float) and math.isinf(value):
         return "∞" if value > 0 else f"{MINUS}∞"
     if sig is not None:

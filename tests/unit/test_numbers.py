@@ -33,6 +33,10 @@ def test_indian_grouping(digits, grouped):
     (float("inf"), "", {"bangla": True}, "∞"),
     (float("-inf"), "", {}, "−∞"),
     ("text", ".2f", {"bangla": True}, "text"),
+    # zero is zero at every power of ten (a run table's vanished gradient), and has no sign
+    (0.0, ".1e", {"bangla": True}, "০.০"),
+    (-0.0, ".1e", {"bangla": True}, "০.০"),
+    (0.0, ".2e", {"prose": True}, "0.00"),
 ])
 def test_format_number(value, spec, options, text):
     assert format_number(value, spec, **options) == text
