@@ -3,7 +3,9 @@
     ./pathshala bench --pages
     PYTHONPATH=tests .venv/bin/python -m support.bench_pages SITE
 
-Per page, in Debian's Chromium once the page has loaded (no Python started, no service worker):
+Per page, in Debian's Chromium once the page has loaded and settled (the figures within two
+screens of the first one fetched and placed, as site/figures.js does; no Python started, no
+service worker):
 dom_elements (the document's elements; style and layout of them is most of what a phone waits
 for on each page, issue 23), of which math_elements (formulas, MathML) and svg_elements (figures
 and icons), and html_bytes / html_gzip_bytes / html_br_bytes (the page file and its copies as
@@ -43,7 +45,7 @@ def page_census(site: Path) -> dict:
                                           service_workers="block")
             page = context.new_page()
             for path in lesson_pages(site):
-                page.goto(url + path, wait_until="load")
+                page.goto(url + path, wait_until="networkidle")
                 html = site / path.strip("/") / "index.html"
                 pages[path] = {**page.evaluate(COUNT), "html_bytes": _size(html),
                                "html_gzip_bytes": _size(html.with_name("index.html.gz")),
