@@ -98,7 +98,10 @@ def mark_terms(html: str, terms: dict, glossary_href: str, page_slug: str) -> tu
         return (
             f'<span class="pz-term-wrap"><a class="pz-term" data-component="glossary-term" data-id="{attr(key)}" '
             f'href="{attr(glossary_href)}#term-{attr(key)}" aria-describedby="{attr(tip)}">{text(shown or entry["term"])}</a>'
-            f'<span class="pz-tip" role="tooltip" id="{attr(tip)}">{text(entry["definition"])}</span></span>'
+            # the term's name heads the sheet a tap opens, away from the word (components.css); not a
+            # <span>: the search plugin ends an excluded element at the first end tag of its name
+            f'<span class="pz-tip" role="tooltip" id="{attr(tip)}"><b class="pz-tip-term">{text(entry["term"])}</b>'
+            f'{text(entry["definition"])}</span></span>'
         )
 
     parts = _SKIP.split(html)
