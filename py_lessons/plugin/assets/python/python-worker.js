@@ -17,13 +17,11 @@ export class PythonWorker {
     this.current = null;
     this.nextId = 1;
     this.worker = null;
-    this.warming = new Map(); // a warm's id -> who waits for it: {progress(progress), done()}
   }
 
   spawn() {
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.worker = worker;
-    this.warming.clear(); // a replaced worker's loading ends with it
     // A replaced worker's last messages are not about anything the page still waits for.
     worker.onmessage = ({ data }) => { if (worker === this.worker) this.receive(data); };
     worker.onerror = (event) => {
@@ -62,13 +60,10 @@ export class PythonWorker {
     return true;
   }
 
-  /** Start loading Pyodide and the packages the `codes` import (except `skip`) before any Run;
-   * `watcher` ({progress(progress), done()}) hears the loading while no job runs, and its end. */
-  warm(codes = [], skip = [], watcher = null) {
+  /** Start loading Pyodide and the packages the `codes` import (except `skip`) before any Run. */
+  warm(codes = [], skip = []) {
     if (!this.worker) this.spawn();
-    const id = this.nextId++;
-    if (watcher) this.warming.set(id, watcher);
-    this.worker.postMessage({ type: TO_PYTHON.WARM, id, codes, skip });
+    this.worker.postMessage({ type: TO_PYTHON.WARM, codes, skip });
   }
 
   /** Queue a job (a RunRequest by default; `request.type` may name another, see protocol.js);
@@ -98,16 +93,7 @@ export class PythonWorker {
       console.error(`py_lessons: the Python worker sent an unknown message type ${JSON.stringify(data?.type)}`);
       data = { type: FROM_PYTHON.FATAL, reason: "unknown message from the Python worker" };
     }
-    if (data.type === FROM_PYTHON.PROGRESS) {
-      this.onProgress?.(data, this.current);
-      if (!this.current) for (const watcher of this.warming.values()) watcher.progress?.(data);
-      return;
-    }
-    if (data.type === FROM_PYTHON.WARMED) {
-      this.warming.get(data.id)?.done?.();
-      this.warming.delete(data.id);
-      return;
-    }
+    if (data.type === FROM_PYTHON.PROGRESS) { this.onProgress?.(data, this.current); return; }
     const job = this.current;
     if (!job) return;
     // Only the run in flight is listened to: a message about any other (a stopped run's late
