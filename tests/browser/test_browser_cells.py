@@ -7,6 +7,7 @@ import re
 import pytest
 
 from support.course import course_pages_with_cells
+from py_lessons.plugin.base.strings import t
 from support.browser import (cell, editor_text, output_snapshot, replace_code, run_cell, start_then_stop,
                              wait_enhanced, wait_state)
 
@@ -135,6 +136,26 @@ def test_infinite_loop_is_stopped_and_next_run_works(page, site_url):
     replace_code(page, "demo-numpy", "print('আবার চলছে')")
     assert run_cell(page, "demo-numpy") == "done"
     assert output_snapshot(page, "demo-numpy") == [["stdout", "আবার চলছে\n"]]
+
+
+def test_stop_while_a_package_loads_ends_the_run_at_once_and_keeps_python(page, site_url):
+    """Stop pressed while Python still fetches what the cell imports (matplotlib: seconds) ends
+    that run at once, without restarting Python: the session's variables stay, and the loading
+    goes on for the next run (a restart would throw both away)."""
+    page.goto(site_url + "/demo/")
+    wait_enhanced(page)
+    # a mark on a module outlives a run (each cell runs in its own namespace) but not Python
+    replace_code(page, "demo-numpy", "import sys\nsys.kept = 41")
+    assert run_cell(page, "demo-numpy") == "done"
+    cell(page, "demo-plot").locator('[data-action="run"]').click()
+    cell(page, "demo-plot").locator("[data-status]").filter(has_text="matplotlib").wait_for(timeout=30_000)
+    cell(page, "demo-plot").locator('[data-action="stop"]').click()
+    assert wait_state(page, "demo-plot", states=("error", "idle"), timeout=1_000) in ("error", "idle")
+    assert cell(page, "demo-plot").locator("[data-status]").inner_text() == t("cell.state.stopped")
+    replace_code(page, "demo-numpy", "import sys\nprint(sys.kept + 1)")
+    assert run_cell(page, "demo-numpy") == "done", output_snapshot(page, "demo-numpy")
+    assert output_snapshot(page, "demo-numpy") == [["stdout", "42\n"]]
+    assert run_cell(page, "demo-plot") == "done"
 
 
 def test_no_request_leaves_the_site(page, site_url, request_log):

@@ -132,7 +132,8 @@ def test_changes_are_debounced(page, site_url):
     page.clock.run_for(40)
     page.keyboard.press("ArrowRight")
     page.clock.run_for(40)  # 80 ms after the first change, 40 after the last
-    assert root.get_attribute("data-state") == "ready"
+    # not drawing yet (matplotlib may still be loading since the reader reached the slider)
+    assert root.get_attribute("data-state") in ("ready", "preparing")
     page.clock.run_for(20)
     assert root.get_attribute("data-state") == "computing"
     page.clock.resume()

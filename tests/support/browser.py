@@ -104,7 +104,7 @@ def start_then_stop(page, cell_id, code, stopped_within_ms):
     """Run ``code`` in a cell, press Stop while it runs; returns seconds from the click to the end."""
     replace_code(page, cell_id, code)
     cell(page, cell_id).locator('[data-action="run"]').click()
-    wait_state(page, cell_id, states=("running",))
+    page.locator(CELL.format(cell_id) + "[data-python-began]").wait_for(timeout=60_000)  # not loading
     page.wait_for_timeout(300)
     began = time.monotonic()
     cell(page, cell_id).locator('[data-action="stop"]').click()
@@ -118,7 +118,7 @@ def stop_keeps_session_variables(page, stopped_text):
     restarting it). ``stopped_text``: the status a Stop that kept Python shows."""
     replace_code(page, "guide-session-first", "total = 41\nwhile True:\n    pass")
     cell(page, "guide-session-first").locator('[data-action="run"]').click()
-    wait_state(page, "guide-session-first", states=("running",))
+    page.locator(CELL.format("guide-session-first") + "[data-python-began]").wait_for(timeout=60_000)
     page.wait_for_timeout(300)
     cell(page, "guide-session-first").locator('[data-action="stop"]').click()
     assert wait_state(page, "guide-session-first", states=("error",), timeout=5_000) == "error"

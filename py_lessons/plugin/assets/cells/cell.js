@@ -156,6 +156,7 @@ export class Cell {
 
   setState(state) {
     this.root.dataset.state = state;
+    if (state !== "running") delete this.root.dataset.pythonBegan;
     const busy = state === "running" || state === "queued";
     this.buttons.stop.disabled = !busy;
   }
@@ -183,6 +184,10 @@ export class Cell {
         onStart: () => {
           this.setState("running");
           this.setStatus(strings["cell.state.running"]);
+        },
+        // the author's limit counts from here: Python's time, not the download of what it imports
+        onRunning: () => {
+          this.root.dataset.pythonBegan = "";
           this.startTimer(timeout);
         },
         onItem: (item) => renderItem(this.output, item, strings),

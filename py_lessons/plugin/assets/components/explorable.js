@@ -7,11 +7,24 @@ import { sharedPythonWorker } from "../python/python-worker.js";
 import { TO_PYTHON } from "../python/protocol.js";
 import { sanitizeSvg } from "../cells/output.js";
 import { enhanceAll } from "../lib/dom.js";
-import { bnDigits, format, strings } from "../lib/text.js";
+import { bnDigits, format, loaderMessage, strings } from "../lib/text.js";
 import { progressToJob } from "./stepper.js";
 
 const MODULE = "py_lessons.runtime.explorables";
 const DEBOUNCE_MS = 50; // a held arrow key repeats every ~30 ms: one drawing per pause, not per step
+
+// An explorable within two screens of the viewport has Python load what its function imports
+// (matplotlib and the Bangla font: several MB) while the reader reads towards it, so the first
+// move of a slider draws at once instead of waiting for the download; not for a reader who asked
+// to save data, whose download starts when they reach for a slider.
+const explorables = new WeakMap();
+const nearby = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    nearby.unobserve(entry.target);
+    explorables.get(entry.target)?.prepare();
+  }
+}, { rootMargin: "200% 0px" });
 
 /** A slider's value as the build writes it (explorables.value_text): Bangla digits at the grid's
  * decimals, the typographic minus, then the unit. */
@@ -41,10 +54,23 @@ class Explorable {
     const reset = root.querySelector('[data-action="reset"]');
     reset.disabled = false;
     reset.addEventListener("click", () => this.reset());
-    // Start Python (and matplotlib) as soon as the reader reaches for a slider.
-    const warm = () => sharedPythonWorker({ onProgress: progressToJob }).warm([root.dataset.imports]);
-    root.addEventListener("focusin", warm, { once: true });
-    root.addEventListener("pointerdown", warm, { once: true });
+    // ...and at the latest as soon as the reader reaches for a slider
+    const prepare = () => this.prepare();
+    root.addEventListener("focusin", prepare, { once: true });
+    root.addEventListener("pointerdown", prepare, { once: true });
+    explorables.set(root, this);
+    if (!navigator.connection?.saveData) nearby.observe(root);
+  }
+
+  /** Python loads what the function imports; the status says how far, in one line. */
+  prepare() {
+    if (this.preparing) return;
+    this.preparing = true;
+    const idle = () => !this.drawing && !this.pending;
+    sharedPythonWorker({ onProgress: progressToJob }).warm([this.root.dataset.imports], [], {
+      progress: (progress) => { if (idle()) this.setState("preparing", loaderMessage(progress)); },
+      done: () => { if (this.root.dataset.state === "preparing") this.setState("ready", strings["explorable.prepared"]); },
+    });
   }
 
   setState(state, message) {

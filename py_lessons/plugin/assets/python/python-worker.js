@@ -17,11 +17,17 @@ export class PythonWorker {
     this.current = null;
     this.nextId = 1;
     this.worker = null;
+    this.warming = new Map(); // a warm's id -> who waits for it: {progress(progress), done()}
+    this.deferredWarms = [];  // warms asked for while a run was in flight
+    this.skipped = new Set(); // runs stopped before the worker started them: their DONE is not awaited
   }
 
   spawn() {
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.worker = worker;
+    this.warming.clear(); // a replaced worker's loading ends with it
+    this.skipped.clear();
+    clearTimeout(this.skippedTimer);
     // A replaced worker's last messages are not about anything the page still waits for.
     worker.onmessage = ({ data }) => { if (worker === this.worker) this.receive(data); };
     worker.onerror = (event) => {
@@ -60,15 +66,22 @@ export class PythonWorker {
     return true;
   }
 
-  /** Start loading Pyodide and the packages the `codes` import (except `skip`) before any Run. */
-  warm(codes = [], skip = []) {
+  /** Start loading Pyodide and the packages the `codes` import (except `skip`) before any Run;
+   * `watcher` ({progress(progress), done()}) hears the loading while no job runs, and its end. */
+  warm(codes = [], skip = [], watcher = null) {
     if (!this.worker) this.spawn();
-    this.worker.postMessage({ type: TO_PYTHON.WARM, codes, skip });
+    const id = this.nextId++;
+    if (watcher) this.warming.set(id, watcher);
+    const message = { type: TO_PYTHON.WARM, id, codes, skip };
+    // Never while a run is in flight: the warm's imports would run inside it (a suspended input())
+    // and take the Stop meant for it. It goes once the queue is empty.
+    if (this.current) this.deferredWarms.push(message);
+    else this.worker.postMessage(message);
   }
 
   /** Queue a job (a RunRequest by default; `request.type` may name another, see protocol.js);
-   * handlers: onStart(), onItem(item), onInput(prompt), onDone(result, seconds), onFatal(reason),
-   * onStopped(how). */
+   * handlers: onStart(), onRunning() (Python has begun it), onItem(item), onInput(prompt),
+   * onDone(result, seconds), onFatal(reason), onStopped(how). */
   run(request, handlers) {
     const job = { id: this.nextId++, request, handlers };
     this.queue.push(job);
@@ -77,7 +90,11 @@ export class PythonWorker {
   }
 
   pump() {
-    if (this.current || !this.queue.length) return;
+    if (this.current) return;
+    if (!this.queue.length) {
+      for (const message of this.deferredWarms.splice(0)) this.worker?.postMessage(message);
+      return;
+    }
     if (!this.worker) this.spawn();
     this.current = this.queue.shift();
     this.current.handlers.onStart?.();
@@ -93,7 +110,17 @@ export class PythonWorker {
       console.error(`py_lessons: the Python worker sent an unknown message type ${JSON.stringify(data?.type)}`);
       data = { type: FROM_PYTHON.FATAL, reason: "unknown message from the Python worker" };
     }
-    if (data.type === FROM_PYTHON.PROGRESS) { this.onProgress?.(data, this.current); return; }
+    if (data.type === FROM_PYTHON.PROGRESS) {
+      this.onProgress?.(data, this.current);
+      if (!this.current) for (const watcher of this.warming.values()) watcher.progress?.(data);
+      return;
+    }
+    if (data.type === FROM_PYTHON.WARMED) {
+      this.warming.get(data.id)?.done?.();
+      this.warming.delete(data.id);
+      return;
+    }
+    if (this.skipped.has(data.id)) { this.skippedRunSaid(data); return; }
     const job = this.current;
     if (!job) return;
     // Only the run in flight is listened to: a message about any other (a stopped run's late
@@ -101,6 +128,7 @@ export class PythonWorker {
     if (data.id !== job.id && data.type !== FROM_PYTHON.FATAL) return;
     if (data.type === FROM_PYTHON.RUNNING) {
       job.running = true;
+      job.handlers.onRunning?.();
       if (job.orphaned) this.stop(job.id); // its page was left while Python was still loading
     } else if (data.type === FROM_PYTHON.ITEM) job.handlers.onItem?.(data.item);
     else if (data.type === FROM_PYTHON.INPUT) { job.waitingForInput = true; job.handlers.onInput?.(data.prompt); }
@@ -131,6 +159,7 @@ export class PythonWorker {
     }
     const job = this.current;
     if (!job || job.id !== id) return Promise.resolve("dequeued");
+    if (!job.running) return this.cancel(job);
     return new Promise((resolve) => {
       const restart = () => {
         this.worker.terminate();
@@ -160,6 +189,42 @@ export class PythonWorker {
         restart();
       }
     });
+  }
+
+  /** Stop a run the worker has not started (it waits for Python or its packages to load): the
+   * worker skips it when its turn comes, and the loading goes on for the next run. (An interrupt
+   * would land in whatever Python does meanwhile, and a restart would throw the loading away.) */
+  cancel(job) {
+    this.worker.postMessage({ type: TO_PYTHON.CANCEL, id: job.id });
+    this.skipped.add(job.id);
+    return new Promise((resolve) => this.finish(() => { job.handlers.onStopped?.("dequeued"); resolve("dequeued"); }));
+  }
+
+  /** A run stopped before it began had begun all the same (its CANCEL came after the worker sent
+   * RUNNING): Python ends it as Stop would, or a fresh worker replaces this one; the run waiting
+   * behind it (the worker takes one at a time) goes on either way. */
+  skippedRunSaid(data) {
+    if (data.type === FROM_PYTHON.RUNNING) {
+      if (!this.interrupt) { this.replaceWorker(); return; }
+      Atomics.store(this.interrupt, 0, SIGINT);
+      Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE);
+      this.skippedTimer = setTimeout(() => this.replaceWorker(), INTERRUPT_GRACE_MS);
+    } else if (data.type === FROM_PYTHON.INPUT) {
+      this.worker.postMessage({ type: TO_PYTHON.LINE, id: data.id, line: null }); // a suspended input() ends
+    } else if (data.type === FROM_PYTHON.DONE || data.type === FROM_PYTHON.FATAL) {
+      this.skipped.delete(data.id);
+      clearTimeout(this.skippedTimer);
+    }
+  }
+
+  /** A fresh worker; the run that waited for the old one to be free is sent to the new one. */
+  replaceWorker() {
+    this.worker.terminate();
+    this.worker = null;
+    const job = this.current;
+    this.current = null;
+    if (job) this.queue.unshift(job);
+    this.pump();
   }
 
   /** The reader left the page (instant navigation keeps this worker): forget the runs whose

@@ -113,8 +113,9 @@ async function loadPackagesFor(codes, skip = []) {
   if (names.length) {
     const total = names.reduce((sum, n) => sum + (manifest.packages[n]?.bytes || 0), 0);
     loadedBytes = 0;
-    // the reader is told the packages their code names, and how many others those need
-    const shown = named.length ? named : names.slice(0, 1);
+    // one line for the reader: the biggest package their code names, and how many others come
+    const bytes = (name) => manifest.packages[name]?.bytes || 0;
+    const shown = [(named.length ? named : names).reduce((a, b) => (bytes(b) > bytes(a) ? b : a))];
     await withTicker("packages", total, shown, names.length - shown.length,
                      pyodide.loadPackage(names, { messageCallback: () => {} }));
     performance.mark("pathshala:packages-loaded", { detail: names });
@@ -259,6 +260,14 @@ onmessage = async ({ data }) => {
   if (data.type === TO_PYTHON.KEYBOARD) { keyboardUnavailable = data.unavailable; return; }
   if (data.type === TO_PYTHON.CANCEL) { cancelled.add(data.id); return; }
   if (data.type === TO_PYTHON.LINE) { if (pendingLine?.id === data.id) pendingLine.answer(data.line); return; }
+  // one job at a time, in order: a run the page stopped before it began is skipped only after the
+  // loading it waited for, and the next one starts after that
+  turn = turn.then(() => handle(data));
+};
+
+let turn = Promise.resolve();
+
+async function handle(data) {
   try {
     readyPromise ??= start(data.codes ?? [data.code, data.checks].filter(Boolean));
     await readyPromise;
@@ -266,9 +275,13 @@ onmessage = async ({ data }) => {
     if (sharedMemory) { pyodide.setInterruptBuffer(sharedMemory.interrupt); Atomics.store(sharedMemory.interrupt, 0, 0); }
     if (data.type === TO_PYTHON.RUN) await run(data);
     else if (data.type === TO_PYTHON.CHECK) await check(data);
-    else if (data.type === TO_PYTHON.WARM) { await loadPackagesFor(data.codes, data.skip); preimport(data.codes); }
+    else if (data.type === TO_PYTHON.WARM) {
+      await loadPackagesFor(data.codes, data.skip);
+      preimport(data.codes);
+      postMessage({ type: FROM_PYTHON.WARMED, id: data.id });
+    }
     else if (data.type === TO_PYTHON.CALL) await call(data);
   } catch (error) {
     postMessage({ type: FROM_PYTHON.FATAL, id: data.id, reason: String(error && error.message || error) });
   }
-};
+}
