@@ -37,6 +37,12 @@ the same load:
   explorable_update_ms   for every explorable figure of the site, once Python is warm: a slider
                          moved with the keyboard -> the new figure in the page (its data-update-ms,
                          debounce included), and the part of it Python took (data-python-ms)
+  explorable_first_redraw_s   for every explorable, on a 360 px page opened at its top: the
+                         reader scrolls to two screens above it, reads for READ_S seconds, then
+                         moves its first slider -> the first figure ("after_reading"); and the same
+                         with the slider moved as soon as the page has loaded ("at_once")
+  targets                issue 23's targets beside what this run measured (support/bench_targets.py);
+                         --lighthouse and --pages print theirs
   phone (--phone)        first NumPy output of floor and site and the bytes before any Run, in a
                          360 px context with a 4x CPU throttle (the page's main thread only: DevTools
                          cannot throttle the worker) and a 20 Mbit/s, 20 ms network
@@ -66,6 +72,7 @@ from .bench_author import main as author_main
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
 from .bench_ratios import medians as medians_of
 from .bench_ratios import ratios_to_floor
+from .bench_targets import census_targets, judged, lighthouse_targets
 from .bench_lighthouse import lighthouse_table
 from .bench_work import work_import
 from .load import classroom_load
@@ -258,6 +265,34 @@ def _explorable_updates(browser, url, path, explorable_id, changes=6):
     return measured
 
 
+READ_S = 20  # reading two phone screens of Bangla prose takes a reader longer than this
+
+
+def _explorable_first_redraw(browser, url, path, explorable_id, read_s):
+    """Seconds from the first move of the explorable's slider to its figure (its data-update-ms),
+    for a reader who opened the page at its top and, ``read_s`` seconds before, reached two screens
+    above the explorable (0: moved at once, scrolled straight to it)."""
+    context = browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True, has_touch=True, service_workers="block")
+    page = context.new_page()
+    root_selector = f'[data-component="explorable"][data-id="{explorable_id}"]'
+    page.goto(url + path, wait_until="load")
+    page.wait_for_selector(root_selector + "[data-enhanced]")
+    root = page.locator(root_selector)
+    if read_s:
+        root.evaluate("(el) => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 2 * innerHeight)")
+        page.wait_for_timeout(read_s * 1000)
+    root.scroll_into_view_if_needed()
+    slider = root.locator("input[data-param]").first
+    at_top = slider.evaluate("(input) => Number(input.value) >= Number(input.max)")
+    slider.focus()
+    page.keyboard.press("ArrowLeft" if at_top else "ArrowRight")
+    page.wait_for_function("(el) => el.dataset.computations === '1' && el.dataset.state !== 'computing'",
+                           arg=root.element_handle(), timeout=180_000)
+    seconds = float(root.get_attribute("data-update-ms")) / 1000
+    context.close()
+    return seconds
+
+
 def _rounded(runs: dict[str, list[float]]) -> dict[str, list[float]]:
     return {name: [round(value, 3) for value in values] for name, values in runs.items()}
 
@@ -331,11 +366,13 @@ def main(argv=None) -> None:
         shutil.rmtree(site, ignore_errors=True)
         return
     if args.pages:
-        print(json.dumps({"page_census": page_census(site)}, indent=1))
+        census = page_census(site)
+        print(json.dumps({"page_census": census, "targets": census_targets(census["pages"])}, indent=1))
         shutil.rmtree(site, ignore_errors=True)
         return
     if args.lighthouse:
-        print(json.dumps({"lighthouse": lighthouse_table(site, args.repeat)}, indent=1, ensure_ascii=False))
+        table = lighthouse_table(site, args.repeat)
+        print(json.dumps({"lighthouse": table, "targets": lighthouse_targets(table)}, indent=1, ensure_ascii=False))
         shutil.rmtree(site, ignore_errors=True)
         return
     floor_pages = write_floor_pages(site)
@@ -349,6 +386,7 @@ def main(argv=None) -> None:
     phases_revisit: dict[str, list[float]] = {}
     explorable_ms: dict[str, list[float]] = {}
     explorable_python_ms: dict[str, list[float]] = {}
+    first_redraw_s: dict[str, dict[str, list[float]]] = {}
     floor_runs = {"numpy": [], "plot": [], "numpy_bytes_before_output": []}
     phone_runs = {"first_numpy_output_s": [], "bytes_before_first_output": [], "page_bytes_before_run": []}
     phone_floor_runs = {"numpy": [], "numpy_bytes_before_output": []}
@@ -399,6 +437,9 @@ def main(argv=None) -> None:
                 for wall, python in _explorable_updates(browser, url, path, explorable_id):
                     explorable_ms.setdefault(f"{path}#{explorable_id}", []).append(wall)
                     explorable_python_ms.setdefault(f"{path}#{explorable_id}", []).append(python)
+                first = first_redraw_s.setdefault(f"{path}#{explorable_id}", {"after_reading": [], "at_once": []})
+                first["after_reading"].append(_explorable_first_redraw(browser, url, path, explorable_id, READ_S))
+                first["at_once"].append(_explorable_first_redraw(browser, url, path, explorable_id, 0))
         browser.close()
     server.shutdown()
     shutil.rmtree(site, ignore_errors=True)
@@ -410,14 +451,34 @@ def main(argv=None) -> None:
     phone = {"profile": PROFILE, "ratios_to_floor": ratios_to_floor(phone_runs, phone_floor_runs, {"first_numpy_output_s": "numpy"}),
              "medians": medians_of(phone_runs), "floor_medians": medians_of(phone_floor_runs),
              "runs": _rounded(phone_runs), "floor_runs": _rounded(phone_floor_runs)}
-    print(json.dumps({"ratios_to_floor": ratios_to_floor(runs, floor_runs),
+    desktop_ratios = ratios_to_floor(runs, floor_runs)
+    explorable_update = {k: round(statistics.median(v)) for k, v in explorable_ms.items()}
+    explorable_first = {k: {how: round(statistics.median(v), 2) for how, v in hows.items()}
+                        for k, hows in first_redraw_s.items()}
+    worst_of = lambda figures: max(figures.items(), key=lambda item: item[1]) if figures else (None, None)
+    slowest_update, slowest_first = worst_of(explorable_update), worst_of(
+        {k: hows["after_reading"] for k, hows in explorable_first.items()})
+    phone_ratio = phone["ratios_to_floor"].get("first_numpy_output_s", {}).get("ratio_to_floor")
+    phone_bytes = phone["medians"].get("bytes_before_first_output")
+    targets = {
+        "next_lesson_s": judged("next_lesson_s", medians.get("next_lesson_s")),
+        "desktop_first_numpy_ratio_to_floor": judged(
+            "desktop_first_numpy_ratio_to_floor", desktop_ratios.get("first_numpy_output_s", {}).get("ratio_to_floor")),
+        "phone_first_numpy_ratio_to_floor": judged("phone_first_numpy_ratio_to_floor", phone_ratio),
+        "phone_bytes_before_first_output_mb": judged(
+            "phone_bytes_before_first_output_mb", None if phone_bytes is None else round(phone_bytes / 1e6, 2)),
+        "explorable_first_redraw_s": judged("explorable_first_redraw_s", slowest_first[1], slowest_first[0]),
+        "explorable_warm_redraw_ms": judged("explorable_warm_redraw_ms", slowest_update[1], slowest_update[0]),
+    }
+    print(json.dumps({"targets": targets, "ratios_to_floor": desktop_ratios,
                       "medians": medians, "floor_medians": medians_of(floor_runs),
                       "cold_start_phases_ms": {k: round(statistics.median(v)) for k, v in phases.items()},
                       "revisit_phases_ms": {k: round(statistics.median(v)) for k, v in phases_revisit.items()},
                       "runs": _rounded(runs), "floor_runs": _rounded(floor_runs),
                       **({"phone": phone} if args.phone else {}),
                       "revisits_served_by": revisits,
-                      "explorable_update_ms": {k: round(statistics.median(v)) for k, v in explorable_ms.items()},
+                      "explorable_update_ms": explorable_update,
+                      "explorable_first_redraw_s": explorable_first, "explorable_read_s": READ_S,
                       "explorable_update_python_ms": {k: round(statistics.median(v))
                                                       for k, v in explorable_python_ms.items()},
                       "cpython_seconds": cpython, "levers_off": args.off, "repeat": args.repeat, "cpu_count": os.cpu_count(),
