@@ -4,6 +4,13 @@ A forward hook on each block would give activations; we need the gradient
 arriving at each block's output, ||dL/dh_l||, which is what a full backward
 hook receives as grad_output.  Next to it we record ||dL/dW_l|| of the
 block's Linear weight.
+
+Norms are taken in float64.  A float32 gradient whose entries are about
+1e-28 is representable (float32's smallest normal is about 1.2e-38), but its
+float32 norm squares the entries, the squares (about 1e-56) underflow, and
+`tensor.norm()` returns exactly 0.0.  That 0.0 is an artefact of measuring,
+not of the gradient, so the float32 norm and the largest |entry| of the first
+block are recorded beside the float64 norm to show the difference.
 """
 from __future__ import annotations
 
@@ -32,12 +39,24 @@ VARIANTS = [  # (row label, activation, block kind)
 LEGEND_BN = {"prenorm res relu": "pre-norm residual relu"}
 
 
-def measure(model: DeepMLP, xb: torch.Tensor, yb: torch.Tensor) -> tuple[list[float], list[float]]:
+def norm64(t: torch.Tensor) -> float:
+    """The 2-norm computed in float64, so tiny float32 entries do not underflow when squared."""
+    return fnum(t.detach().double().norm())
+
+
+def measure(model: DeepMLP, xb: torch.Tensor, yb: torch.Tensor) -> tuple[list[float], list[float], dict]:
     grads: dict[int, float] = {}
+    grads32: dict[int, float] = {}
+    first: dict[str, float] = {}
 
     def hook_for(index: int):
         def hook(module, grad_input, grad_output):
-            grads[index] = fnum(grad_output[0].norm())
+            g = grad_output[0]
+            grads[index] = norm64(g)
+            grads32[index] = fnum(g.norm())
+            if index == 0:              # the block next to the input: what float32 itself holds
+                first.update(max_abs=fnum(g.detach().abs().max()),
+                             zero_entries=int((g == 0).sum()), entries=g.numel())
         return hook
 
     handles = [blk.register_full_backward_hook(hook_for(i)) for i, blk in enumerate(model.blocks)]
@@ -48,8 +67,10 @@ def measure(model: DeepMLP, xb: torch.Tensor, yb: torch.Tensor) -> tuple[list[fl
         for handle in handles:
             handle.remove()
     out_grads = [grads[i] for i in range(len(model.blocks))]
-    weight_grads = [fnum(blk.linear.weight.grad.norm()) for blk in model.blocks]
-    return out_grads, weight_grads
+    weight_grads = [norm64(blk.linear.weight.grad) for blk in model.blocks]
+    first["f32norm"] = grads32[0]
+    first["f32norm_zero_layers"] = sum(1 for v in grads32.values() if v == 0.0)
+    return out_grads, weight_grads, first
 
 
 def run(ctx) -> None:
@@ -68,7 +89,7 @@ def run(ctx) -> None:
     for label, act, kind in ctx.track(VARIANTS, "grad_norms"):
         seed_everything(seed)
         model = DeepMLP(depth, width, act, kind)
-        out_g, w_g = measure(model, xb, yb)
+        out_g, w_g, first = measure(model, xb, yb)
         ratio = out_g[0] / out_g[-1] if out_g[-1] > 0 else float("nan")
         row = {"model": label, "quantity": "dL/dh"}
         wrow = {"model": label, "quantity": "weight.grad"}
@@ -84,7 +105,12 @@ def run(ctx) -> None:
         res.values[f"{key}_last"] = out_g[-1]
         res.values[f"{key}_ratio"] = ratio
         res.values[f"{key}_weight_grad_last"] = w_g[-1]
-        res.values[f"{key}_zero_layers"] = sum(1 for g in out_g if g == 0.0)
+        res.values[f"{key}_zero_layers"] = sum(1 for g in out_g if g == 0.0)        # float64 norm exactly 0
+        res.values[f"{key}_first_f32norm"] = first["f32norm"]                       # tensor.norm() in float32
+        res.values[f"{key}_first_max_abs"] = first["max_abs"]
+        res.values[f"{key}_first_zero_entries"] = first["zero_entries"]
+        res.values[f"{key}_first_entries"] = first["entries"]
+        res.values[f"{key}_f32norm_zero_layers"] = first["f32norm_zero_layers"]    # tensor.norm() read 0.0
     columns = [("model", "model", "model"), ("quantity", "কী মাপা", "quantity")]
     columns += [(f"l{l}", f"স্তর {l}", f"layer {l}", ".1e") for l in picks]
     columns += [("first_over_last", "প্রথম/শেষ", "first/last", ".1e")]
@@ -99,3 +125,6 @@ def run(ctx) -> None:
                             "layer (1 = next to the input)"),
                    y_label=("||dL/dh|| (লগ স্কেল)", "||dL/dh|| (log scale)"), log_y=True)
     res.notes.append("One batch, one seed, PyTorch's default nn.Linear init (weight variance about 1/(3n)).")
+    res.notes.append("Norms are computed in float64 from the float32 gradients; *_first_f32norm is tensor.norm() "
+                     "in float32, which reads 0.0 when the squares of tiny entries underflow.")
+    res.values["float32_smallest_normal"] = float(torch.finfo(torch.float32).tiny)
