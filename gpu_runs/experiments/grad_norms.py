@@ -55,7 +55,8 @@ def measure(model: DeepMLP, xb: torch.Tensor, yb: torch.Tensor) -> tuple[list[fl
             grads[index] = norm64(g)
             grads32[index] = fnum(g.norm())
             if index == 0:              # the block next to the input: what float32 itself holds
-                first.update(max_abs=fnum(g.detach().abs().max()),
+                biggest = g.detach().abs().max()
+                first.update(max_abs=fnum(biggest), max_square_f32=fnum(biggest * biggest),
                              zero_entries=int((g == 0).sum()), entries=g.numel())
         return hook
 
@@ -108,6 +109,7 @@ def run(ctx) -> None:
         res.values[f"{key}_zero_layers"] = sum(1 for g in out_g if g == 0.0)        # float64 norm exactly 0
         res.values[f"{key}_first_f32norm"] = first["f32norm"]                       # tensor.norm() in float32
         res.values[f"{key}_first_max_abs"] = first["max_abs"]
+        res.values[f"{key}_first_max_square_f32"] = first["max_square_f32"]         # its square, in float32
         res.values[f"{key}_first_zero_entries"] = first["zero_entries"]
         res.values[f"{key}_first_entries"] = first["entries"]
         res.values[f"{key}_f32norm_zero_layers"] = first["f32norm_zero_layers"]    # tensor.norm() read 0.0
@@ -128,3 +130,4 @@ def run(ctx) -> None:
     res.notes.append("Norms are computed in float64 from the float32 gradients; *_first_f32norm is tensor.norm() "
                      "in float32, which reads 0.0 when the squares of tiny entries underflow.")
     res.values["float32_smallest_normal"] = float(torch.finfo(torch.float32).tiny)
+    res.values["float32_smallest_subnormal"] = fnum(torch.tensor(1, dtype=torch.int32).view(torch.float32))
