@@ -35,7 +35,7 @@ from .execute.serve_cache import PreparedPages, input_stamps
 from .page import claims
 from .page.cells import FENCE_LANGUAGE
 from .page.lessons import lesson_of, lessons_of
-from .page.macros import ValueMacroError, cell_requests, expand as expand_values, expand_cells
+from .page.macros import ValueMacroError, cell_requests, check_no_leftovers, expand as expand_values, expand_cells
 from .page.model import PageModel, read_page
 from .page.prose_checks import Finding, ProseChecker
 from .render import glossary
@@ -242,7 +242,9 @@ class LessonEngine:
 
     def _quote_cells(self, page: PageModel, markdown: str) -> str:
         try:
-            return expand_cells(markdown, page.fences, self.components.kinds, page.outputs_by_cell_id())
+            quoted = expand_cells(markdown, page.fences, self.components.kinds, page.outputs_by_cell_id())
+            check_no_leftovers(quoted, page.fences, self.components.kinds)
+            return quoted
         except ValueMacroError as exc:
             raise LessonError(f"{page.where(exc.line)}: {exc}") from exc
 

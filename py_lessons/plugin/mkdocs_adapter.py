@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 from pathlib import Path
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from pymdownx.superfences import SuperFencesException
 
 from ..host.policy import ISOLATION_HEADERS
@@ -51,6 +52,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         self.engine: LessonEngine | None = None
         self.serving = False
         self.page_urls: list[str] = []
+        self.site_dir: Path | None = None  # where a good build goes; it builds beside it first
 
     def on_startup(self, *, command, dirty):
         self.serving = command == "serve"
@@ -69,6 +71,12 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
                 self.engine = LessonEngine(settings, serving=self.serving)
             except LessonError as exc:
                 raise PluginError(str(exc)) from exc
+        if not self.serving:
+            # The theme empties site_dir before anything can fail: a course hosted from it would
+            # answer 404 until the next good build. So the build writes beside it, and a good
+            # build takes its place (_swap_in); a failed one leaves the last good site as it was.
+            self.site_dir = Path(config.site_dir)
+            config.site_dir = str(_building(self.site_dir))
         if settings.offline:
             _keep_on_origin(config)
         if "pymdownx.superfences" not in config.markdown_extensions:
@@ -142,15 +150,37 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         server.set_app(isolated)
         return server
 
-    def on_post_build(self, config):
+    def _write_site(self, config):
         try:
             self.engine.write_site(Path(config.site_dir))
         except LessonError as exc:
             raise PluginError(str(exc)) from exc
 
+    @event_priority(-100)  # after every plugin's post_build (search writes its index there)
+    def _swap_in(self, config):
+        if self.site_dir is None:
+            return
+        built, old = Path(config.site_dir), self.site_dir.with_name(self.site_dir.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if self.site_dir.exists():
+            self.site_dir.rename(old)
+        built.rename(self.site_dir)
+        shutil.rmtree(old, ignore_errors=True)
+        config.site_dir = str(self.site_dir)
+
+    on_post_build = CombinedEvent(_write_site, _swap_in)
+
+    def on_build_error(self, *, error):
+        if self.site_dir is not None:
+            shutil.rmtree(_building(self.site_dir), ignore_errors=True)
+
     def on_shutdown(self):
         if self.engine is not None:
             self.engine.close()
+
+
+def _building(site_dir: Path) -> Path:
+    return site_dir.with_name(site_dir.name + ".building")
 
 
 def _value(value):

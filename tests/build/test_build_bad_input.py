@@ -51,3 +51,25 @@ def test_the_same_claim_holding_builds(tmp_path):
     page = f"```run-claim\nrun: clip_api\npath: values.norm_case0_returned\ngt: {run['values']['norm_case0_returned'] / 2}\n```\n"
     config = site_with_runs(tmp_path, page, {"clip_api": real_run("clip_api")})
     assert build_site(tmp_path / "out", config).returncode == 0
+
+
+def test_a_failed_build_leaves_the_last_good_site_in_place(tmp_path):
+    """The theme empties the site folder before anything can fail; a course hosted from it must not
+    answer 404 until the next good build. The bad page here is a misspelled macro kind."""
+    out = tmp_path / "out"
+    config = make_site(tmp_path, {"index.md": "# ভালো\n\nপ্রথম সংস্করণ।\n"})
+    assert build_site(out, config).returncode == 0
+    good = (out / "index.html").read_text(encoding="utf-8")
+    assert "প্রথম সংস্করণ" in good
+
+    (tmp_path / "docs" / "index.md").write_text("# ভালো\n\nদ্বিতীয়: {{ stp:gd_update:factor }}\n", encoding="utf-8")
+    done = build_site(out, config)
+    assert done.returncode != 0
+    assert "index.md:3:" in done.stderr and "did you mean {{ step:… }}?" in done.stderr
+    assert (out / "index.html").read_text(encoding="utf-8") == good
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("out")) == ["out"]
+
+    (tmp_path / "docs" / "index.md").write_text("# ভালো\n\nতৃতীয় সংস্করণ।\n", encoding="utf-8")
+    assert build_site(out, config).returncode == 0
+    assert "তৃতীয় সংস্করণ" in (out / "index.html").read_text(encoding="utf-8")
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("out")) == ["out"]

@@ -11,7 +11,7 @@ from py_lessons.plugin.page import claims as cell_claims
 from py_lessons.plugin.page.selectors import (SelectorError, parse_selector, printed_numbers, read_value, select,
                                            value_code)
 from py_lessons.plugin.page.fences import read_fences
-from py_lessons.plugin.page.macros import ValueMacroError, cell_requests, expand_cells
+from py_lessons.plugin.page.macros import ValueMacroError, cell_requests, check_no_leftovers, expand_cells
 from py_lessons.runtime.execute import new_namespace, run_cell
 
 COMPONENTS = {"mcq", "reveal"}
@@ -95,6 +95,25 @@ def test_bad_cell_macros_name_their_line_and_what_the_cell_printed(macro, messag
     assert caught.value.line == 3
     if "range" in message:
         assert "step 1: loss = 0.25" in str(caught.value)  # what the cell printed
+
+
+@pytest.mark.parametrize("left, hint", [
+    ("{{ stp:gd_update:factor | .2f }}", "did you mean {{ step:… }}?"),
+    ("{{ cel:sweep:number[0] }}", "did you mean {{ cell:… }}?"),
+    ("{{ step:f(x={1}):y }}", "may not hold |, { or }"),   # braces in the body: no macro pattern took it
+    ("{{ w }}", "a macro is {{ step:… }}"),
+])
+def test_a_macro_left_as_written_in_prose_names_its_line_and_the_kind_meant(left, hint):
+    text = f"first\n\n`{{{{ stp:in_code }}}}` and {left}\n"
+    with pytest.raises(ValueMacroError, match=re.escape(hint)) as caught:
+        check_no_leftovers(text, read_fences(text), COMPONENTS)
+    assert caught.value.line == 3
+    assert left in str(caught.value)
+
+
+def test_braces_of_formulas_and_code_are_not_macros():
+    text = "$x^{{2}}$ and $\\frac{{a}}{b}$\n\n```python\nprint(f\"{{ stp:x }}\")\n```\n"
+    check_no_leftovers(text, read_fences(text), COMPONENTS)  # raises nothing
 
 
 def test_value_code_runs_in_the_namespace_binds_no_name_and_is_read_back():

@@ -23,6 +23,7 @@ found fails the build with the page, the line and the reason.
 from __future__ import annotations
 
 import ast
+import difflib
 import html
 import re
 from functools import lru_cache
@@ -41,6 +42,9 @@ _STEP = re.compile(r"^(?P<name>\w+)(?:\((?P<args>[^)]*)\))?:(?P<key>\w+(?:\[-?\d
 _KEY_PART = re.compile(r"^(?P<field>\w+)(?P<indices>(?:\[-?\d+\])*)$")
 _RUN = re.compile(r"^(?P<name>\w+):(?P<path>\S+)$")
 _CELL_MACRO = re.compile(r"\{\{\s*cell:(?P<body>[^{}]*?)\s*\}\}")
+KINDS = ("step", "run", "cell")
+# what is left of a macro none of the above took: "{{ kind:…}}" or "{{ …}}" (a formula's "{{2}}" is not)
+_LEFTOVER = re.compile(r"\{\{(?:\s*(?P<kind>[A-Za-z_][\w-]*)\s*:|\s)[^\n]*?\}\}")
 
 
 class ValueMacroError(BlockError):
@@ -171,3 +175,16 @@ def _quoted(value, selector, spec: str, bangla: bool) -> str:
         raise SelectorError(f"{selector} is more than one line of text; quote one line with line[k]")
     text = html.escape(value, quote=False)  # a printed "<" stays a "<" in the prose
     return bn_digits(text) if bangla else text
+
+
+def check_no_leftovers(markdown: str, fences, component_kinds) -> None:
+    """Once every macro is filled in, a ``{{ … }}`` still in the prose is a misspelled kind or a
+    malformed macro, which readers would see as raw braces: it fails the build at its line."""
+    text = outside_code(markdown, fences, component_kinds)
+    match = _LEFTOVER.search(text)
+    if not match:
+        return
+    close = difflib.get_close_matches(match["kind"] or "", KINDS, n=1)
+    hint = (f"did you mean {{{{ {close[0]}:… }}}}?" if close and close[0] != match["kind"]
+            else "a macro is {{ step:… }}, {{ run:… }} or {{ cell:… }}, and its text may not hold |, { or }")
+    raise ValueMacroError(f"{match.group(0)}: left in the page as written ({hint})", line_of(text, match.start()))
