@@ -38,11 +38,14 @@ def test_new_lesson_needs_nothing_but_its_folder_and_the_nav(tmp_path):
     assert changed == []
     old_nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\n")
     new_nav = (course / "mkdocs.yml").read_text(encoding="utf-8").split("\n")
-    added = [line for line in new_nav if line not in old_nav]
-    assert added == ['    - "রৈখিক রিগ্রেশন": lessons/linear-regression/index.md']
-    assert len(new_nav) == len(old_nav) + 1
-    # it comes right after the last lesson, before the pages that are not lessons
-    assert new_nav.index(added[0]) == max(i for i, line in enumerate(old_nav) if "lessons/" in line) + 1
+    # it comes before the capstone (front matter capstone: true), numbered as the lessons are
+    capstone = next(i for i, line in enumerate(old_nav) if "lessons/capstone/index.md" in line)
+    assert new_nav[:capstone] == old_nav[:capstone]
+    assert new_nav[capstone:capstone + 2] == ['    - "৫ · রৈখিক রিগ্রেশন": lessons/linear-regression/index.md',
+                                              '    - "৬ · শেষ কাজ": lessons/capstone/index.md']
+    assert new_nav[capstone + 2:] == old_nav[capstone + 1:]
+    assert "before '৫ · শেষ কাজ'" in done.stdout
+    assert "placeholder summary" in done.stderr  # no --summary: the author is told to write one
 
     built = build_site(tmp_path / "out", course / "mkdocs.yml")
     assert built.returncode == 0, built.stderr[-4000:]
@@ -55,3 +58,4 @@ def test_new_lesson_needs_nothing_but_its_folder_and_the_nav(tmp_path):
     assert 'data-component="mcq"' in html and 'data-component="complete" data-id="linear-regression"' in html
     home = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert 'data-lesson="linear-regression"' in home  # the home page's progress counts it as a lesson
+    assert "হোম পাতার কার্ডে এটিই দেখায়" in home       # its card is not blank
