@@ -9,6 +9,7 @@ explorables.EXPLORABLES) register themselves here, so that reloading a module (a
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import sys
@@ -78,3 +79,11 @@ def lookup(table: dict, name: str):
     if name not in table:
         load_installed_content()
     return table[name]
+
+
+def did_you_mean(table: dict, name: str) -> str:
+    """The catalogue's " did you mean …?" for the registered name closest to ``name``, or ""."""
+    from .catalogue import t  # the catalogue imports nothing of this module; late to keep it so
+
+    close = difflib.get_close_matches(name, list(table), n=1)
+    return t("content.did_you_mean", name=close[0]) if close else ""

@@ -88,7 +88,7 @@ def _lookup(name: str) -> ExplorableDef:
     try:
         return content.lookup(EXPLORABLES, name)
     except KeyError:
-        raise ExplorableError(t("explorable.unknown", name=name)) from None
+        raise ExplorableError(t("explorable.unknown", name=name) + content.did_you_mean(EXPLORABLES, name)) from None
 
 
 # ---------------------------------------------------------------------------

@@ -195,7 +195,7 @@ def _lookup(name: str) -> StepperDef:
     try:
         return content.lookup(STEPPERS, name)
     except KeyError:
-        raise ValueError(t("stepper.input.unknown_stepper", name=name)) from None
+        raise ValueError(t("stepper.input.unknown_stepper", name=name) + content.did_you_mean(STEPPERS, name)) from None
 
 
 def run_stepper(name: str, **inputs) -> dict:

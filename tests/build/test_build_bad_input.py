@@ -29,6 +29,14 @@ def test_missing_run_file_names_page_and_line(tmp_path):
     assert "index.md:3: run-table:" in done.stderr and "clip_api" in done.stderr and "missing" in done.stderr
 
 
+def test_a_misspelled_run_name_is_answered_with_the_closest_run(tmp_path):
+    config = site_with_runs(tmp_path, "# t\n\n```run-table\nrun: clip_apj\nkey: clip_table\n```\n",
+                            {"clip_api": real_run("clip_api")})
+    done = build_site(tmp_path / "out", config)
+    assert done.returncode != 0
+    assert "index.md:3: run-table:" in done.stderr and "did you mean 'clip_api'?" in done.stderr
+
+
 def test_malformed_run_file_fails_the_build(tmp_path):
     broken = json.loads(real_run("clip_api"))
     del broken["provenance"]

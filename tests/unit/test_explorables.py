@@ -106,6 +106,12 @@ def test_an_unknown_explorable_is_reported():
         describe("no_such")
 
 
+def test_a_misspelled_explorable_is_answered_with_the_closest_name(register):
+    register("t_slope_line", [SLOPE, COUNT], line)
+    with pytest.raises(ExplorableError, match="অজানা explorable: “t_slope_lin”; আপনি কি “t_slope_line” বোঝাতে চেয়েছেন"):
+        describe("t_slope_lin")
+
+
 # -- values on the grid -------------------------------------------------------------------
 
 def test_values_snap_onto_their_grid_point_and_missing_ones_take_the_default(register):

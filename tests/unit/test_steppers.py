@@ -179,6 +179,14 @@ def test_unknown_stepper_and_unknown_input():
         describe("no_such")
 
 
+def test_a_misspelled_stepper_is_answered_with_the_closest_name():
+    with pytest.raises(ValueError, match="আপনি কি “affine_quant” বোঝাতে চেয়েছেন"):
+        run_stepper("afine_quant")
+    with pytest.raises(ValueError) as far:
+        run_stepper("zzzz")
+    assert "বোঝাতে চেয়েছেন" not in str(far.value)  # nothing close: no guess
+
+
 def test_inputs_accept_strings_bangla_digits_and_unicode_minus():
     a = run_stepper("affine_quant", x_min="−০.৫", x_max="2.05", x="1.234", bits="8")
     b = run_stepper("affine_quant")

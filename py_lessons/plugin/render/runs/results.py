@@ -7,6 +7,7 @@ run dozens of times; checking took 6-7 s of every build); every load gets its ow
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from pathlib import Path
@@ -47,7 +48,10 @@ def load_run(results_dir: str | Path, name: str, device: str = "cpu") -> dict:
     label = name if device == "cpu" else f"{name}@{device}"
     if not path.is_file():
         hint = "" if device == "cpu" else f" --device {device}"
-        raise RunError(f"run {label!r}: result file {path} is missing (run `python -m gpu_runs run {name}{hint}`)")
+        known = sorted({found.name.split(".")[0] for found in Path(results_dir).glob("*.json")})
+        close = difflib.get_close_matches(name, known, n=1)
+        meant = f"; did you mean {close[0]!r}?" if close else ""
+        raise RunError(f"run {label!r}: result file {path} is missing (run `python -m gpu_runs run {name}{hint}`){meant}")
     stat = path.stat()
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _VALIDATED:
