@@ -191,9 +191,11 @@ class LessonEngine:
         if kind == FENCE_LANGUAGE:
             spec = page.cell_of(options)
             entry = page.results[spec.index]
+            predicted = {block.parsed["cell"] for block in page.components if block.kind == "predict" and block.parsed}
             return render_cell(spec.cell_id, spec.code, entry["items"], entry["result"], session=spec.session,
                                raises=spec.raises, timeout=spec.timeout,
-                               runs_href=page.root_url + self.layout.runs_page)
+                               runs_href=page.root_url + self.layout.runs_page,
+                               awaits_prediction=spec.cell_id in predicted)
         return page.block_of(kind, options).html
 
     def finish_page(self, html: str, use_directory_urls: bool = True, toc=()) -> str:

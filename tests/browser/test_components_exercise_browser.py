@@ -27,18 +27,47 @@ def test_predict_reveals_the_cells_real_output_and_remembers(page, site_url):
     predict = comp(page, "predict", "guide-predict")
     answer = predict.locator("[data-predict-output]")
     assert predict.get_attribute("data-state") == "closed" and not answer.is_visible()
+    # the cell the predict asks about shows its output blurred, with a way to see it
+    bumpy = cell(page, "guide-bumpy")
+    assert bumpy.get_attribute("data-awaiting-prediction") == ""
+    output = bumpy.locator("[data-output]")
+    assert output.evaluate("(el) => getComputedStyle(el).filter").startswith("blur(")
+    assert bumpy.locator('[data-action="unveil"]').is_visible()
     predict.locator('[data-action="solution"]').focus()
     page.keyboard.press("Enter")
     # <details> fires "toggle" as a later task, so the state is waited for, not read at once
     expect(predict).to_have_attribute("data-state", "open")
     assert answer.is_visible()
+    # and the cell's own output, blurred until now, is shown
+    assert cell(page, "guide-bumpy").get_attribute("data-awaiting-prediction") is None
     # w ← w − 1.5·2w = −2w each step, from 1: by hand −2, 4, −8, 16
     assert answer.inner_text().split("\n")[:4] == ["1 -2.0", "2 4.0", "3 -8.0", "4 16.0"]
     assert answer.inner_text() == cell(page, "guide-bumpy").locator("[data-output]").inner_text()
+    assert output.evaluate("(el) => getComputedStyle(el).filter") == "none"
     page.reload()
     open_guide(page, site_url)
     assert comp(page, "predict", "guide-predict").get_attribute("data-state") == "open"
+    assert cell(page, "guide-bumpy").get_attribute("data-awaiting-prediction") is None  # remembered
     assert not page.js_errors
+
+
+@pytest.mark.no_python
+def test_a_blurred_output_shows_when_the_reader_asks_or_runs_and_in_print(page, site_url):
+    open_guide(page, site_url)
+    bumpy = cell(page, "guide-bumpy")
+    blurred = "(el) => getComputedStyle(el.querySelector('[data-output]')).filter"
+    page.emulate_media(media="print")
+    assert bumpy.evaluate(blurred) == "none"
+    page.emulate_media(media="screen")
+    assert bumpy.evaluate(blurred).startswith("blur(")
+    bumpy.locator('[data-action="unveil"]').click()
+    assert bumpy.evaluate(blurred) == "none"
+    assert not bumpy.locator('[data-action="unveil"]').is_visible()
+    assert comp(page, "predict", "guide-predict").get_attribute("data-state") == "closed"  # its answer stays shut
+    page.reload()
+    open_guide(page, site_url)
+    cell(page, "guide-bumpy").locator('[data-action="run"]').click()
+    assert cell(page, "guide-bumpy").get_attribute("data-awaiting-prediction") is None
 
 
 def _check(page, ex):

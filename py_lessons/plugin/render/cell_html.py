@@ -50,10 +50,15 @@ def render_notes(result: dict, runs_href: str) -> str:
 
 
 def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, session: str | None,
-                raises: str | None, timeout: float | None, runs_href: str = "", kind: str | None = None) -> str:
+                raises: str | None, timeout: float | None, runs_href: str = "", kind: str | None = None,
+                awaits_prediction: bool = False) -> str:
     """``kind`` marks cells that are part of a component (``exercise``: the reader's editor, with
-    no build output of its own)."""
+    no build output of its own). ``awaits_prediction``: a predict block asks about this cell, so
+    once the page's scripts run its output is blurred until the reader opens the predict's answer,
+    runs the cell or asks to see it (components/predict.js); the layout does not move."""
     attrs = [f'data-cell-id="{escape(cell_id)}"', 'data-state="idle"']
+    if awaits_prediction:
+        attrs.append("data-awaiting-prediction")
     if kind:
         attrs.append(f'data-cell-kind="{escape(kind)}"')
     if session:
@@ -81,7 +86,11 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<pre tabindex="0"><code class="language-python">{escape(code, quote=False)}</code></pre></div>'
         f'<div class="pycell-status" role="status" aria-live="polite" data-status></div>'
         f'<div class="pycell-output-label">{escape(t("cell.output"))} '
-        f'<span data-output-origin>{"" if kind == "exercise" else escape(t("cell.output.build"))}</span></div>'
+        f'<span data-output-origin>{"" if kind == "exercise" else escape(t("cell.output.build"))}</span>'
+        + (f'<span class="pycell-veil" data-veil>{escape(t("predict.veiled"))} '
+           f'<button type="button" class="pycell-button" data-action="unveil">{escape(t("predict.unveil"))}</button></span>'
+           if awaits_prediction else "")
+        + '</div>'
         f'<div class="pycell-output" data-output data-search-exclude>{render_items(items, result)}</div>'
         f'<div class="pycell-notes" data-notes>{render_notes(result, runs_href)}</div>'
         f"</div>"

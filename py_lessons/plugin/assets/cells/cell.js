@@ -62,12 +62,16 @@ export class Cell {
     // (matplotlib included).
     const reach = () => { this.mountEditor(); sharedWorker().warm([this.code]); };
     for (const type of ["focusin", "pointerenter", "touchstart"]) root.addEventListener(type, reach, { once: true, passive: true });
+    // a predict block asks about this cell: its blurred output shows when the reader asks or runs
+    root.querySelector('[data-action="unveil"]')?.addEventListener("click", () => this.unveil());
     this.buttons.run.addEventListener("click", () => this.run());
     this.buttons.stop.addEventListener("click", () => this.stop());
     this.buttons.reset.addEventListener("click", () => this.reset());
   }
 
   showEdited() { this.edited.show(); }
+
+  unveil() { this.root.removeAttribute("data-awaiting-prediction"); }
 
   /** Code from a share link: shown, marked as someone else's, neither run nor saved. */
   showShared(code) { this.sharing.show(code); }
@@ -174,6 +178,7 @@ export class Cell {
     this.notes.replaceChildren();
     this.origin.textContent = strings["cell.output.live"];
     this.setState("queued");
+    this.unveil();
     this.setStatus(strings["cell.state.queued"]);
     const timeout = Number(this.root.dataset.timeout || 0);
     this.jobId = py.run(
