@@ -219,7 +219,7 @@ def test_blocks(tmp_path):
     assert "<svg" in fmt("run-chart", "run: train_deep\nkey: loss_curves\n")
     assert "python -m gpu_runs" in fmt("run-provenance", "run: train_deep\n")
     hidden = fmt("run-claim", "run: train_deep\npath: values.plain_gap_to_ln3_max\nlt: 0.01\n")
-    assert " hidden " in hidden and 'data-component="run-claim"' in hidden
+    assert hidden == "<!-- run-claim train_deep: values.plain_gap_to_ln3_max -->"  # no element
     assert 'href="../../lessons/vanishing-gradients/"' in fmt("run-index", "", "../../")
     with pytest.raises(RunError, match="train_deep.*nope"):
         fmt("run-table", "run: train_deep\nkey: nope\n")

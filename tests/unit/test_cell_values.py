@@ -189,7 +189,8 @@ def test_a_claim_on_a_missing_cell_lists_the_cells():
 
 def test_a_claim_renders_nothing_or_its_value_through_the_formatter():
     value, parsed = claim("cell: sweep\nselect: number[3]\nlt: 0")
-    assert cell_claims.render(parsed, value).endswith(" hidden></span>")
+    # checked at build: a comment, no element for a phone to lay out
+    assert cell_claims.render(parsed, value) == "<!-- cell-claim sweep: number[3] -->"
     value, parsed = claim("cell: sweep\nselect: number[3]\nlt: 0\nshow: true\nformat: .1e\nbangla_digits: true")
     assert ">−১.৫ × ১০⁻³</span>" in cell_claims.render(parsed, value)
 
@@ -199,3 +200,8 @@ def test_selectors_read_and_print_back():
     assert str(parse_selector("value(a[1:3].sum())")) == "value(a[1:3].sum())"
     with pytest.raises(SelectorError):
         select(OUTPUTS["calc"], parse_selector("value(not_requested)"), "calc")
+
+
+def test_a_comment_cannot_be_ended_early_by_what_it_quotes():
+    from py_lessons.plugin.base.html import comment
+    assert comment("value(a-->b)") == "<!-- value(a- -&gt;b) -->"

@@ -16,6 +16,12 @@ def text(value) -> str:
     return escape(str(value), quote=False)
 
 
+def comment(note: str) -> str:
+    """``note`` as an HTML comment: what a block that shows nothing (a hidden claim) leaves in the
+    page, for a reader of the HTML, and no element a phone would lay out."""
+    return "<!-- " + note.replace("--", "- -").replace(">", "&gt;") + " -->"
+
+
 def relative_url(url: str, from_url: str) -> str:
     """``url`` (inside the site) as seen from the page at ``from_url``, like MkDocs' own helper."""
     if from_url != ".":

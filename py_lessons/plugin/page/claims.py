@@ -24,6 +24,7 @@ from typing import Any
 
 from ...runtime.numbers import bn_digits, format_number
 from ..base.errors import BlockError
+from ..base.html import comment
 from ..base.yaml_blocks import read_block
 from .selectors import Selector, SelectorError, is_number, parse_selector, printed, select, show
 
@@ -112,8 +113,8 @@ def render(claim: dict, value: Any) -> str:
     selector: Selector = claim["select"]
     attrs = (f'class="pz-cell-claim" data-component="{KIND}" data-cell="{html.escape(claim["cell"])}" '
              f'data-select="{html.escape(str(selector))}"')
-    if not claim["show"]:
-        return f"<span {attrs} hidden></span>"
+    if not claim["show"]:  # checked at build; a comment, not an element a phone would lay out
+        return comment(f'{KIND} {claim["cell"]}: {selector}')
     if is_number(value):
         text = format_number(value, claim["format"], bangla=claim["bangla_digits"], prose=True)
     else:
@@ -124,3 +125,4 @@ def render(claim: dict, value: Any) -> str:
 def requested_values(claims) -> list[tuple[str, str]]:
     """(cell id, expression) of every value(EXPR) the claims select: the build evaluates them."""
     return [(claim["cell"], claim["select"].expr) for claim in claims if claim["select"].kind == "value"]
+

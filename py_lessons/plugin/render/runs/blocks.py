@@ -14,6 +14,7 @@ from pathlib import Path
 from gpu_runs import jsonio
 
 from ...base.errors import BlockError
+from ...base.html import comment
 from ...base.yaml_blocks import read_block
 from .chart import render_chart
 from .provenance import render_provenance, render_run_index
@@ -88,9 +89,8 @@ class RunBlocks:
         value = check_claim(run, body["path"], equals=body.get("equals"), approx=body.get("approx"),
                             tol=body.get("tol"), lt=body.get("lt"), gt=body.get("gt"))
         path = html.escape(str(body["path"]))
-        if not body.get("show", False):
-            return (f'<span class="gpu-run-claim" hidden {run_attrs("run-claim", run["experiment"])} '
-                    f'data-path="{path}"></span>')
+        if not body.get("show", False):  # checked at build; a comment, not an element to lay out
+            return comment(f'run-claim {body["run"]}: {body["path"]}')
         text = format_value(value, body.get("format"), bangla_digits=bool(body.get("bangla_digits", False)))
         return (f'<span class="gpu-run-claim" {run_attrs("run-claim", run["experiment"])} '
                 f'data-path="{path}">{html.escape(text)}</span>')
