@@ -106,3 +106,11 @@ def test_a_stepper_shows_its_first_row_and_ships_the_rest_inert():
     whole = stepper.render(parsed)
     deferred_rows = whole[whole.index("<template data-deferred>"):whole.index("</template>")]
     assert deferred_rows.count('data-row="') == total - 1 and deferred_rows.count(" hidden>") == total - 1
+
+
+def test_a_calculation_spans_only_the_words_a_browser_could_break_inside():
+    # "x", "=", "0.25," and "১.৫" cannot be broken (one character, or letters, digits and a number's
+    # "." or ","): plain text, no element; "(2·w" and "−0.5])[0]" could, so each keeps a span
+    shown = stepper._unbroken_words("x = 0.25, ১.৫ (2·w  −0.5])[0]")
+    assert shown == ('x = 0.25, ১.৫ <span class="pz-word">(2·w</span>  '
+                     '<span class="pz-word">−0.5])[0]</span>')

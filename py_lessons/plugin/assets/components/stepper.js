@@ -26,9 +26,10 @@ function rowHtml(step, number) {
     const td = document.createElement("td");
     td.className = cls;
     const code = document.createElement("code");
-    // each word whole on its line, as the build writes it (render/components/stepper.py)
+    // each word whole on its line, as the build writes it (render/components/stepper.py): a span
+    // only for a word the browser could break inside
     for (const part of String(value).split(/(\s+)/)) {
-      if (!part || /^\s+$/.test(part)) { code.append(part); continue; }
+      if (!/^(?=.*[^\p{L}\p{N}_.,\s])\S{2,}$/u.test(part)) { code.append(part); continue; }
       const word = document.createElement("span");
       word.className = "pz-word";
       word.textContent = part;

@@ -58,10 +58,16 @@ def input_text(value) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+# A word the browser could break inside: more than one character, one of them neither a letter, a
+# digit nor a number's own "." or "," (e.g. "(2·w", "−0.5])[0]", "w*"). "x", "=", "0.25," cannot be.
+_BREAKABLE = re.compile(r"^(?=.*[^\w.,\s])\S{2,}$")
+
+
 def _unbroken_words(value: str) -> str:
-    """A calculation's text with each word (a number, "(2·w", "−0.5])[0]") kept whole on its line:
-    the browser breaks it only at its spaces (stepper.js writes recomputed rows the same way)."""
-    return "".join(part if not part or part.isspace() else f'<span class="pz-word">{text(part)}</span>'
+    """A calculation's text with each word kept whole on its line: the browser breaks it only at its
+    spaces. Only words it could break inside get a span (an element each: a phone lays them all
+    out); stepper.js writes recomputed rows the same way."""
+    return "".join(f'<span class="pz-word">{text(part)}</span>' if _BREAKABLE.match(part) else text(part)
                    for part in re.split(r"(\s+)", value))
 
 
