@@ -129,7 +129,6 @@ export class PythonWorker {
     if (data.type === FROM_PYTHON.RUNNING) {
       job.running = true;
       job.handlers.onRunning?.();
-      if (job.orphaned) this.stop(job.id); // its page was left while Python was still loading
     } else if (data.type === FROM_PYTHON.ITEM) job.handlers.onItem?.(data.item);
     else if (data.type === FROM_PYTHON.INPUT) { job.waitingForInput = true; job.handlers.onInput?.(data.prompt); }
     else if (data.type === FROM_PYTHON.DONE) this.finish(() => job.handlers.onDone?.(data.result, data.seconds));
@@ -240,8 +239,7 @@ export class PythonWorker {
     const job = this.current;
     if (!job || !orphan(job) || job.orphaned) return;
     job.orphaned = true;
-    if (job.running) this.stop(job.id);
-    else this.worker.postMessage({ type: TO_PYTHON.CANCEL, id: job.id });
+    this.stop(job.id); // one not yet begun is cancelled (cancel): the download goes on
   }
 
   /** Call a py_lessons function in Pyodide with JSON kwargs (queued like a run); resolves to
