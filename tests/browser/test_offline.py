@@ -61,10 +61,11 @@ def test_a_first_visit_keeps_what_it_fetched_and_nothing_more(browser, course_se
     assert not any("matplotlib" in name for name in fetched)
     assert {name for name in fetched if name.endswith(".html")} == {LESSON.strip("/") + "/index.html"}
     # kept: exactly what was fetched, each file once (the editor and the course's scripts, which
-    # any page may load, come with the first page)
+    # any page may load, and the tab's icon, which Chromium fetches only now and then and outside
+    # the page's own list, come with the first page)
     kept = {url.removeprefix(base + "/") for url in page.evaluate(KEPT_FILES)}
     shell = {name for name in listed if name.startswith(("assets/pathshala/", "assets/vendor/editor.js",
-                                                         "assets/vendor/dompurify/"))}
+                                                         "assets/vendor/dompurify/", "assets/images/favicon.png"))}
     assert kept == fetched | shell
     assert [site_file(path) for path, _ in server.sent].count(LESSON.strip("/") + "/index.html") == 1
     status = offline_api(page, "offlineStatus")

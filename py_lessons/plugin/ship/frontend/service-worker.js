@@ -102,9 +102,10 @@ setDefaultHandler(new NetworkOnly({ plugins: [isolation] }));
 
 /** What any page may load later, kept with the first page read: the course's scripts and styles
  * (components load where a page has one), the code editor (fetched when the reader reaches for a
- * cell) and its sanitiser; under 1 MB before compression. */
+ * cell) and its sanitiser, and the tab's icon (the browser fetches it itself, so no page lists
+ * it among what it loaded); under 1 MB before compression. */
 function shell() {
-  const folders = ["assets/pathshala/", "assets/vendor/editor.js", "assets/vendor/dompurify/"].map((part) => new URL(part, scope).href);
+  const folders = ["assets/pathshala/", "assets/vendor/editor.js", "assets/vendor/dompurify/", "assets/images/favicon.png"].map((part) => new URL(part, scope).href);
   return [...files.keys()].filter((key) => folders.some((folder) => key.startsWith(folder)));
 }
 
