@@ -35,10 +35,10 @@ _MATHTEXT_POWER = re.compile(r"\$\\mathdefault\{(?:(?P<mantissa>[0-9.]+)\\times)
 def bangla_ticks(fig) -> None:
     """Every axis of ``fig`` labels its ticks (and their offset, "1e6") in Bangla digits, as the
     legends and titles beside them are Bangla; a formatter's mathtext ($10^{3}$, log axes) is kept,
-    since its fonts have no Bangla digits."""
+    since its fonts have no Bangla digits, and so are a name's digits (a category tick "fp16")."""
     from matplotlib.ticker import Formatter
 
-    from .numbers import MINUS, bn_digits, powers_of_ten
+    from .numbers import MINUS, bangla_numbers, powers_of_ten
 
     def shown(text: str) -> str:
         power = _MATHTEXT_POWER.fullmatch(text)
@@ -48,7 +48,7 @@ def bangla_ticks(fig) -> None:
             text = text.removeprefix("1 × ") if not power["mantissa"] else text
         elif "$" in text:
             return text
-        return bn_digits(powers_of_ten(text).replace("-", MINUS))
+        return bangla_numbers(powers_of_ten(text).replace("-", MINUS))
 
     class BanglaDigits(Formatter):
         def __init__(self, inner):

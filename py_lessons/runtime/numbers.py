@@ -28,6 +28,15 @@ def bn_digits(text) -> str:
     return str(text).translate(_TO_BANGLA)
 
 
+# a number standing in text ("T = 2", "20%", "8-bit", "0.5"), not part of a name (fp16, int8(), x2)
+_NUMBER_IN_TEXT = re.compile(r"(?<![A-Za-z_0-9.])[0-9]+(?:\.[0-9]+)?(?![A-Za-z_0-9])")
+
+
+def bangla_numbers(text) -> str:
+    """The numbers in ``text`` in Bangla digits; the digits of a name (fp16, int8, W8A8) stay Latin."""
+    return _NUMBER_IN_TEXT.sub(lambda match: bn_digits(match.group(0)), str(text))
+
+
 def group_indian(digits: str) -> str:
     """'70003770' -> '7,00,03,770': the last three digits, then groups of two (lakh, crore)."""
     if len(digits) <= 3:

@@ -7,10 +7,10 @@ import html
 from pathlib import Path
 from typing import Callable
 
-from ....runtime.numbers import bn_digits, format_number
+from ....runtime.numbers import bangla_numbers, bn_digits, format_number
 from ...base.strings import t
 from .results import list_variants, load_run
-from .values import NONE_TEXT, bangla_numbers, run_attrs
+from .values import NONE_TEXT, run_attrs
 
 
 def _date(run: dict) -> str:

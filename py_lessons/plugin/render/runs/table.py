@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import html
 import math
-import re
 
-from ....runtime.numbers import bn_digits
+from ....runtime.numbers import bangla_numbers
 from .values import format_value, run_attrs
 from .results import RunError
 from .provenance import where_ran
@@ -18,10 +17,6 @@ def _get_table(run: dict, key: str) -> dict:
     if key not in tables:
         raise RunError(f"run {run['experiment']!r}: no table {key!r} (has: {', '.join(tables) or 'none'})")
     return tables[key]
-
-
-# a number in a column heading: digits not part of a name such as fp32, int8 or macro-F1
-_HEADING_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_])")
 
 
 def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: list[str] | None = None,
@@ -56,7 +51,7 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
         out.append(f"<caption{tooltip}>{html.escape(cap)}</caption>")
 
     def heading(text: str) -> str:   # "স্তর 5" as the cells' digits are; fp32, macro-F1 are names
-        return _HEADING_NUMBER.sub(lambda m: bn_digits(m[0]), text) if bangla_digits else text
+        return bangla_numbers(text) if bangla_digits else text
 
     out.append("<thead><tr>" + "".join(f'<th title="{html.escape(c["en"])}">{html.escape(heading(c["bn"]))}</th>'
                                        for c in cols) + "</tr></thead>")

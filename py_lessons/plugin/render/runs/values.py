@@ -11,15 +11,11 @@ from typing import Any
 
 from gpu_runs import jsonio
 
-from ....runtime.numbers import bn_digits, format_number
+from ....runtime.numbers import bangla_numbers, format_number
 from ...base.strings import t
 from .results import RunError
 
 NONE_TEXT = "—"
-
-
-# a number inside a run's text ("T = 2", "20%", "8-bit"), not part of a name (fp16, int8())
-_NUMBER_IN_TEXT = re.compile(r"(?<![A-Za-z_0-9.])[0-9]+(?:\.[0-9]+)?(?![A-Za-z_0-9])")
 
 
 def format_value(value: Any, fmt: str | None = None, *, bangla_digits: bool = False) -> str:
@@ -35,11 +31,6 @@ def format_value(value: Any, fmt: str | None = None, *, bangla_digits: bool = Fa
         return ", ".join(f"[{format_value(item, fmt, bangla_digits=bangla_digits)}]" if isinstance(item, (list, tuple))
                          else format_value(item, fmt, bangla_digits=bangla_digits) for item in value)
     return bangla_numbers(str(value)) if bangla_digits else str(value)
-
-
-def bangla_numbers(text: str) -> str:
-    """The numbers in a run's Bangla text in Bangla digits ("8-bit" -> "৮-bit"); names (int8) stay."""
-    return _NUMBER_IN_TEXT.sub(lambda m: bn_digits(m.group(0)), text)
 
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]|\[([^=\]]+)=([^\]]+)\]")
