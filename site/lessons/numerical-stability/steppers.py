@@ -50,10 +50,10 @@ def stable_softmax(logits):
     elif naive_sum == math.inf:
         naive = "inf (overflow)"
         naive_note = ("প্রতিটি e^x আলাদাভাবে রাখা গেলেও তাদের যোগফল float64-এর সীমা ছাড়িয়েছে; তখন প্রতিটি "
-                      "সম্ভাবনা সসীম / inf = 0, যোগফল আর ১ থাকে না: সরাসরি সূত্র অচল।")
+                      "সম্ভাবনা সসীম / inf = ০, যোগফল আর ১ থাকে না: সরাসরি সূত্র অচল।")
     elif naive_sum == 0.0:
         naive = "0 (underflow)"
-        naive_note = "সব e^x float64-এ শূন্যে নেমেছে; তখন 0 / 0 = NaN, সরাসরি সূত্র অচল।"
+        naive_note = "সব e^x float64-এ শূন্যে নেমেছে; তখন ০ / ০ = NaN, সরাসরি সূত্র অচল।"
     else:
         naive = fmt(naive_sum)
         naive_note = (f"float64-এ এই logit-গুলোয় সরাসরি সূত্র চলে, কিন্তু float16-এ x > {prose_number(_EXP_LIMIT_F16)} "
