@@ -155,9 +155,16 @@ class LessonEngine:
                 self.lesson_files[url] = kept.files
             self.pages_reused += 1
             return kept.markdown
-        self._check_prose(markdown, src)
+        source = self._source_of(markdown, src)
+        self._check_prose(source, src)
+        # MkDocs hands the page over without its front matter: blank lines in its place keep every
+        # line a message names the file's line, the one an author opens
+        if markdown and source.endswith(markdown):
+            markdown = "\n" * source[:-len(markdown)].count("\n") + markdown
         try:  # first: a component's text may quote values too (line numbers do not move)
             markdown = expand_values(markdown, self.runs.value)
+        except ValueMacroError as exc:
+            raise LessonError(exc.at(src)) from exc
         except BlockError as exc:
             raise LessonError(f"{src}: {exc}") from exc
         page = self.page = read_page(markdown, src, url, page_session=(meta or {}).get("cell_session"),
@@ -173,7 +180,7 @@ class LessonEngine:
             try:
                 block.html = self.runs.render(block.kind, block.body, page.root_url)
             except BlockError as exc:  # a bad block, or a claim that no longer holds
-                raise LessonError(f"{page.where(block.line)}: {block.kind}: {exc}") from exc
+                raise LessonError(f"{page.where(block.line, exc)}: {block.kind}: {exc}") from exc
         files = lesson_files(page, markdown, self.course.terms, self.components.notebook)
         if files is not None:
             self.lesson_files[page.url] = files
@@ -256,14 +263,15 @@ class LessonEngine:
             try:
                 block.html = claims.render(block.parsed, claims.check(block.parsed, outputs))
             except ValueError as exc:  # a claim that does not hold, or a format spec Python rejects
-                raise LessonError(f"{page.where(block.line)}: {claims.KIND}: {exc}") from exc
+                raise LessonError(f"{page.where(block.line, exc)}: {claims.KIND}: {exc}") from exc
 
-    def _check_prose(self, markdown: str, src: str) -> None:
-        """The prose checks, on the page's file when there is one: MkDocs hands ``markdown`` over
-        without its front matter, so only the file has the lines an author sees."""
-        path = Path(self.settings.docs_dir) / src
-        source = path.read_text(encoding="utf-8") if path.is_file() else markdown
+    def _check_prose(self, source: str, src: str) -> None:
         self._report_prose(self.prose.check_page(source, src))
+
+    def _source_of(self, fallback: str, src: str) -> str:
+        """The page's file as the author wrote it (front matter included), when there is one."""
+        path = Path(self.settings.docs_dir) / src
+        return path.read_text(encoding="utf-8") if path.is_file() else fallback
 
     def _report_prose(self, found: list[Finding]) -> None:
         if not found:

@@ -69,20 +69,20 @@ def test_tag_cells_numbers_each_fence_in_order():
 
 
 @pytest.mark.parametrize(
-    "source, message",
+    "source, message, line",
     [
-        ('```pycell colour="red"\nx\n```', "unknown cell option 'colour'"),
-        ("```pycell\nx = 1\n", "never closed"),
-        ('```pycell id="Bad Id"\nx\n```', "must be lowercase"),
-        ('```pycell id="a"\n1\n```\n```pycell id="a"\n2\n```', "already used on line 1"),
-        ('```pycell timeout="soon"\nx\n```', "timeout must be a number"),
-        ("```pycell what\nx\n```", "cannot read cell options"),
+        ('```pycell colour="red"\nx\n```', "unknown cell option 'colour'", 1),
+        ("text\n\n```pycell\nx = 1\n", "never closed", 3),
+        ('```pycell id="Bad Id"\nx\n```', "must be lowercase", 1),
+        ('```pycell id="a"\n1\n```\n```pycell id="a"\n2\n```', "already used on line 1", 4),
+        ('```pycell timeout="soon"\nx\n```', "timeout must be a number", 1),
+        ("```pycell what\nx\n```", "cannot read cell options", 1),
     ],
 )
-def test_malformed_cells_are_reported_with_their_line(source, message):
+def test_malformed_cells_are_reported_with_their_line(source, message, line):
     with pytest.raises(cells.CellSyntaxError, match=message) as caught:
         find_cells(source, "p")
-    assert "line " in str(caught.value)
+    assert caught.value.line == line and caught.value.at("p.md").startswith(f"p.md:{line}: ")
 
 
 EXAMPLE = """# guide

@@ -111,6 +111,20 @@ def test_a_broken_quote_or_claim_fails_with_page_and_line(tmp_path, broken, mess
     assert f"lesson/index.md:{line_of(page, broken)}: " in done.stderr and message in done.stderr, done.stderr[-3000:]
 
 
+@pytest.mark.parametrize("broken", [
+    "মান {{ cell:sweep:number[9] }}।",
+    "মান {{ step:no_such_stepper:x }}।",
+    "```mcq\nid: q\nquestion: \"ক?\"\n```",
+    '```pycell id="Bad Id"\nx = 1\n```',
+])
+def test_a_pages_front_matter_counts_in_the_line_an_error_names(tmp_path, broken):
+    """MkDocs hands a page over without its front matter; the line named is still the file's."""
+    page = "---\ntitle: পাঠ\nsummary: ক\n---\n" + PAGE + "\n" + broken + "\n"
+    done = build_site(tmp_path / "out", strict_site(tmp_path, page))
+    assert done.returncode != 0
+    assert f"lesson/index.md:{line_of(page, broken)}: " in done.stderr, done.stderr[-3000:]
+
+
 GLOSSARY = "weight:\n  term: weight\n  definition: model-এর সংখ্যা।\n  avoid: [ওজন]\n"
 WORDY = ("---\ntitle: পাঠ\n---\n# পাঠ\n\nবদলানো মান।\n\n```python\nওজন = 1\n```\n\n"
          "প্রতিটি ওজনের মান, আর 1e-8 ছোট; পর্ব ১৭ দেখুন।\n")

@@ -50,7 +50,7 @@ def test_editable_stepper_has_labelled_inputs_with_initial_values():
 
 
 @pytest.mark.parametrize("body, message", [
-    ("id: s\nfunction: no_such_thing", "unknown function"),
+    ("id: s\nfunction: no_such_thing", "no stepper named .no_such_thing."),
     ("id: s\nfunction: norm_clip\ninputs: {max_norm: -3}", "bad inputs"),
     ("id: s\nfunction: norm_clip\ninputs: {threshold: 3}", "bad inputs"),
     ("function: norm_clip", "needs id"),
@@ -163,7 +163,7 @@ def test_page_slug_matches_cells():
 @pytest.mark.parametrize("page, message", [
     ("# L\n\n```mcq\nid: q\nquestion: x\nchoices:\n  - text: a\n    explain: nope\n  - text: b\n    explain: nope\n```\n",
      r"lesson/index.md:3: .*exactly one choice"),
-    ("# L\n\ntext\n\n```stepper\nid: s\nfunction: not_a_stepper\n```\n", r"lesson/index.md:5: .*unknown function"),
+    ("# L\n\ntext\n\n```stepper\nid: s\nfunction: not_a_stepper\n```\n", r"lesson/index.md:5: stepper .s.: no stepper named .not_a_stepper."),
     ("# L\n\nA [[undefined-term]] here.\n", r"lesson/index.md: .*undefined-term"),
 ])
 def test_build_fails_naming_the_file(tmp_path, page, message):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,25 @@ def test_text_without_macros_and_code_braces_are_untouched():
 def test_bad_macros_fail_with_their_line(macro, message):
     with pytest.raises(ValueMacroError, match=message) as caught:
         expand(f"first line\n\nvalue: {macro}", NO_RUNS)
-    assert str(caught.value).startswith("line 3:")
+    assert caught.value.line == 3 and caught.value.at("p.md").startswith(f"p.md:3: {macro}: ")
+
+
+BANGLA = re.compile("[\u0980-\u09FF]")
+
+
+@pytest.mark.parametrize("macro, first_line", [
+    ("{{ step:norm_clp:norm }}", "no stepper named 'norm_clp' (did you mean 'norm_clip'?)"),
+    ("{{ step:norm_clip(gradz=[6, 8]):norm }}", "stepper 'norm_clip' has no input 'gradz' (did you mean 'grad'?)"),
+    ("{{ step:norm_clip(max_norm=-3):norm }}", "stepper 'norm_clip' rejects these inputs; what a reader would read:"),
+    ("{{ step:norm_clip:norm | .2q }}", "the format '.2q' cannot write the float"),
+])
+def test_an_authors_mistake_in_a_step_macro_is_told_in_english_one_language_per_line(macro, first_line):
+    with pytest.raises(ValueMacroError) as caught:
+        expand(f"first line\n\nvalue: {macro}", NO_RUNS)
+    lines = str(caught.value).split("\n")
+    assert first_line in lines[0] and not BANGLA.search(lines[0])
+    # the stepper's own message, written for readers, stands alone on the next line
+    assert all(BANGLA.search(line) for line in lines[1:])
 
 
 def _residual_products(x0: float, a: float, blocks: int) -> tuple[list[float], list[float]]:
@@ -96,7 +115,7 @@ def test_list_index_of_gradient_descent_trail_matches_closed_form():
 def test_bad_list_indices_fail_with_their_line(macro, message):
     with pytest.raises(ValueMacroError, match=message) as caught:
         expand(f"first line\n\nvalue: {macro}", NO_RUNS)
-    assert str(caught.value).startswith("line 3:")
+    assert caught.value.line == 3 and caught.value.at("p.md").startswith(f"p.md:3: {macro}: ")
 
 
 def _superscript(n: int) -> str:

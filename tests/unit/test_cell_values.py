@@ -87,7 +87,7 @@ def test_value_requests_are_collected_before_cells_run():
     ("{{ cell:calc:value(missing) }}", "NameError"),
     ("{{ cell:calc:value(w >) }}", "not a Python expression"),
     ("{{ cell:calc:value(w > 0) }}", "cell-claim"),
-    ("{{ cell:sweep:number[0] | .2q }}", "Unknown format code 'q'"),
+    ("{{ cell:sweep:number[0] | .2q }}", "the format '.2q' cannot write the int 1"),
 ])
 def test_bad_cell_macros_name_their_line_and_what_the_cell_printed(macro, message):
     with pytest.raises(ValueMacroError, match=re.escape(message)) as caught:

@@ -60,5 +60,14 @@ def test_each_stepper_is_computed_once(components, monkeypatch):
 
 def test_an_authoring_error_names_page_and_line(components):
     bad = "# p\n\n```stepper\nid: s\nfunction: nope\n```\n"
-    with pytest.raises(LessonError, match=r"^p\.md:3: .*unknown function"):
+    with pytest.raises(LessonError, match=r"^p\.md:3: stepper .s.: no stepper named .nope."):
         pages.read(bad, kinds=components, run_kinds=())
+
+
+def test_a_blocks_yaml_mistake_names_its_own_line_in_words(components):
+    bad = '# p\n\n```mcq\nid: q\nquestion: "ঢাল \\, তাই"\nchoices: []\n```\n'
+    with pytest.raises(LessonError) as caught:
+        pages.read(bad, kinds=components, run_kinds=())
+    message = str(caught.value)
+    assert message.startswith("p.md:5: the mcq block is not valid YAML: ")  # the question's line, not the fence's
+    assert "unknown escape character" in message and "\n" not in message and "<unicode string>" not in message

@@ -16,8 +16,12 @@ def load_yaml(source: str, kind: str) -> dict:
     """The body as a mapping ({} when empty)."""
     try:
         data = yaml.safe_load(source) if source.strip() else {}
-    except yaml.YAMLError as exc:
-        raise BlockError(f"the {kind} block is not valid YAML: {exc}") from None
+    except yaml.YAMLError as exc:  # told at its own line, in words, without the parser's echo of the text
+        mark = getattr(exc, "problem_mark", None)
+        what = "; ".join(part for part in (getattr(exc, "context", None), getattr(exc, "problem", None)) if part)
+        where = f" (column {mark.column + 1})" if mark else ""
+        raise BlockError(f"the {kind} block is not valid YAML: {what or exc}{where}",
+                         mark.line + 1 if mark else 0) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..base.errors import LineError
 from .fences import Fence, FenceError, of_kinds
 
 FENCE_LANGUAGE = "pycell"
@@ -28,8 +29,8 @@ _OPTION = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
-class CellSyntaxError(ValueError):
-    """A cell fence is malformed; the message names the line."""
+class CellSyntaxError(LineError):
+    """A cell fence is malformed, at its line."""
 
 
 @dataclass
@@ -54,10 +55,10 @@ def parse_options(text: str, line: int) -> dict[str, str]:
     options: dict[str, str] = {}
     rest = _OPTION.sub("", text).strip()
     if rest:
-        raise CellSyntaxError(f"line {line}: cannot read cell options {rest!r} (write key=\"value\")")
+        raise CellSyntaxError(f"cannot read cell options {rest!r} (write key=\"value\")", line)
     for key, value in _OPTION.findall(text):
         if key not in KNOWN_OPTIONS and key != INDEX_OPTION:
-            raise CellSyntaxError(f"line {line}: unknown cell option {key!r} (known: {', '.join(sorted(KNOWN_OPTIONS))})")
+            raise CellSyntaxError(f"unknown cell option {key!r} (known: {', '.join(sorted(KNOWN_OPTIONS))})", line)
         options[key] = value[1:-1] if value[:1] in "\"'" else value
     return options
 
@@ -69,21 +70,21 @@ def cell_specs(fences: list[Fence], page_slug: str, page_session: str | None = N
     try:
         blocks = of_kinds(fences, {FENCE_LANGUAGE})
     except FenceError as exc:
-        raise CellSyntaxError(str(exc)) from None
+        raise CellSyntaxError(str(exc), exc.line) from None
     for index, fence in enumerate(blocks):
         line = fence.line
         options = parse_options(fence.options, line)
         cell_id = options.get("id") or f"{page_slug}-{index + 1}"
         if not _ID.match(cell_id):
-            raise CellSyntaxError(f"line {line}: cell id {cell_id!r} must be lowercase letters, digits, '-' or '_'")
+            raise CellSyntaxError(f"cell id {cell_id!r} must be lowercase letters, digits, '-' or '_'", line)
         if cell_id in seen_ids:
-            raise CellSyntaxError(f"line {line}: cell id {cell_id!r} is already used on line {seen_ids[cell_id]}")
+            raise CellSyntaxError(f"cell id {cell_id!r} is already used on line {seen_ids[cell_id]}", line)
         seen_ids[cell_id] = line
         timeout = options.get("timeout")
         try:
             timeout_value = float(timeout) if timeout is not None else None
         except ValueError:
-            raise CellSyntaxError(f"line {line}: timeout must be a number of seconds, not {timeout!r}") from None
+            raise CellSyntaxError(f"timeout must be a number of seconds, not {timeout!r}", line) from None
         cells.append(CellSpec(index=index, code=fence.body, line=line, cell_id=cell_id,
                               session=options.get("session") or page_session, raises=options.get("raises"),
                               timeout=timeout_value,

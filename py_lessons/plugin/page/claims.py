@@ -22,10 +22,11 @@ import html
 import math
 from typing import Any
 
-from ...runtime.numbers import bn_digits, format_number
+from ...runtime.numbers import bn_digits
 from ..base.errors import BlockError
 from ..base.html import comment
 from ..base.yaml_blocks import read_block
+from .macros import formatted
 from .selectors import Selector, SelectorError, is_number, parse_selector, printed, select, show
 
 KIND = "cell-claim"
@@ -116,7 +117,7 @@ def render(claim: dict, value: Any) -> str:
     if not claim["show"]:  # checked at build; a comment, not an element a phone would lay out
         return comment(f'{KIND} {claim["cell"]}: {selector}')
     if is_number(value):
-        text = format_number(value, claim["format"], bangla=claim["bangla_digits"], prose=True)
+        text = formatted(value, claim["format"], claim["bangla_digits"])
     else:
         text = bn_digits(value) if claim["bangla_digits"] else str(value)
     return f"<span {attrs}>{html.escape(text)}</span>"

@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..base.errors import LineError
+
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
 
 
-class FenceError(ValueError):
-    """A fence that must be closed is not; the message names the line."""
+class FenceError(LineError):
+    """A fence that must be closed is not."""
 
 
 @dataclass(frozen=True)
@@ -64,5 +66,5 @@ def of_kinds(fences: list[Fence], names) -> list[Fence]:
     chosen = [fence for fence in fences if fence.name in names]
     for fence in chosen:
         if not fence.closed:
-            raise FenceError(f"line {fence.line}: the {fence.name} block is never closed")
+            raise FenceError(f"the {fence.name} block is never closed", fence.line)
     return chosen

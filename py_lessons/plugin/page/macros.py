@@ -29,11 +29,11 @@ import re
 from functools import lru_cache
 from typing import Any, Callable
 
-from ...runtime import steppers
 from ...runtime.numbers import bn_digits, format_number
-from ..base.errors import BlockError
+from ..base.errors import BlockError, LineError
 from .prose import line_of, outside_code
 from .selectors import SelectorError, is_number, parse_selector, select
+from .stepper_calls import run_stepper
 
 RunValue = Callable[[str, str, str], Any]   # (run name, device, path) -> the value; BlockError if absent
 
@@ -47,10 +47,8 @@ KINDS = ("step", "run", "cell")
 _LEFTOVER = re.compile(r"\{\{(?:\s*(?P<kind>[A-Za-z_][\w-]*)\s*:|\s)[^\n]*?\}\}")
 
 
-class ValueMacroError(BlockError):
-    def __init__(self, message: str, line: int | None = None):
-        super().__init__(message)
-        self.line = line  # set by cell macros, whose message leaves the page and line to the caller
+class ValueMacroError(LineError, BlockError):
+    """A value macro that cannot be filled in, at its line of the page."""
 
 
 def _stepper_args(text: str | None) -> dict:
@@ -62,7 +60,7 @@ def _stepper_args(text: str | None) -> dict:
 
 @lru_cache(maxsize=256)
 def _stepper_values(name: str, args_text: str | None) -> dict:
-    return steppers.run_stepper(name, **_stepper_args(args_text))["values"]
+    return run_stepper(name, _stepper_args(args_text))["values"]
 
 
 def _step_value(body: str):
@@ -109,9 +107,9 @@ def expand(markdown: str, run_value: RunValue) -> str:
         try:
             body = match["body"].strip()
             value = _step_value(body) if match["kind"] == "step" else _run_value(body, run_value)
-            return format_number(value, spec, bangla=bangla, prose=True)
+            return formatted(value, spec, bangla)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a build error with the line
-            raise ValueMacroError(f"line {line}: {match.group(0)}: {exc}") from exc
+            raise ValueMacroError(f"{match.group(0)}: {exc}", line) from exc
 
     return _MACRO.sub(replace, markdown)
 
@@ -164,9 +162,18 @@ def expand_cells(markdown: str, fences, component_kinds, outputs: dict[str, dict
     return "".join(pieces) + markdown[cursor:]
 
 
+def formatted(value, spec: str, bangla: bool) -> str:
+    """A quoted number through the one formatter; a spec Python cannot apply is told in words."""
+    try:
+        return format_number(value, spec, bangla=bangla, prose=True)
+    except (ValueError, TypeError):
+        raise BlockError(f"the format {spec!r} cannot write the {type(value).__name__} {value!r} "
+                         "(a format is written like .3f, .2e, .3g, , or .1%)") from None
+
+
 def _quoted(value, selector, spec: str, bangla: bool) -> str:
     if is_number(value):
-        return format_number(value, spec, bangla=bangla, prose=True)
+        return formatted(value, spec, bangla)
     if not isinstance(value, str):
         raise SelectorError(f"{selector} is {value!r}: state a truth value with a cell-claim block instead")
     if spec:

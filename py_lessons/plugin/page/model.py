@@ -51,8 +51,9 @@ class PageModel:
         """Relative prefix from this page to the site root ("../../" for a lesson)."""
         return root_of(self.url)
 
-    def where(self, line: int) -> str:
-        return f"{self.src}:{line}"
+    def where(self, line: int, error: Exception | None = None) -> str:
+        """``page:line``; for an error inside a block whose fence is at ``line``, the body's line."""
+        return f"{self.src}:{line + getattr(error, 'body_line', 0)}"
 
     def outputs_by_cell_id(self) -> dict[str, dict]:
         return {spec.cell_id: self.results[spec.index] for spec in self.cells if spec.index in self.results}
@@ -108,7 +109,7 @@ def read_page(markdown: str, src: str, url: str, *, page_session: str | None,
         cells = cell_specs(fences, slug, page_session)
         chosen = of_kinds(fences, set(kinds))
     except (CellSyntaxError, FenceError) as exc:
-        raise LessonError(f"{src}: {exc}") from exc
+        raise LessonError(exc.at(src)) from exc
     page = PageModel(src, url, slug, fences, cells, [])
     for fence in chosen:
         block = Block(fence.name, fence.line, len(page.blocks), fence, fence.body)
@@ -118,5 +119,5 @@ def read_page(markdown: str, src: str, url: str, *, page_session: str | None,
         try:
             block.parsed = claims.parse(block.body)
         except BlockError as exc:
-            raise LessonError(f"{src}:{block.line}: {claims.KIND}: {exc}") from exc
+            raise LessonError(f"{src}:{block.line + exc.body_line}: {claims.KIND}: {exc}") from exc
     return page

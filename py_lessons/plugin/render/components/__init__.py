@@ -60,7 +60,7 @@ class Components:
             try:
                 yield block, action(self.by_kind[block.kind], block)
             except BlockError as exc:
-                raise LessonError(f"{page.where(block.line)}: {exc}") from exc
+                raise LessonError(f"{page.where(block.line, exc)}: {exc}") from exc
 
     def parse(self, page: PageModel) -> None:
         """Read every component block of the page (once), its ids unique on the page."""

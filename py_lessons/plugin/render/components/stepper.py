@@ -22,6 +22,7 @@ from ...base.errors import BlockError
 from ...base.html import attr, text
 from ...base.strings import t
 from ...base.yaml_blocks import block_id, read_block
+from ...page import stepper_calls
 from ..deferred import TEMPLATE
 from .base import Component, NotebookPart
 
@@ -32,16 +33,13 @@ def parse(source: str) -> dict:
     data = read_block(source, KIND, {"id", "function"}, {"inputs", "editable", "caption"})
     cid = block_id(data, KIND)
     name = str(data["function"])
-    if name not in steppers.STEPPERS:
-        raise BlockError(f"stepper '{cid}': unknown function {name!r} "
-                         f"(known: {', '.join(sorted(steppers.STEPPERS))})")
     inputs = data.get("inputs") or {}
     if not isinstance(inputs, dict):
         raise BlockError(f"stepper '{cid}': inputs must be a mapping of input name to value")
     try:
-        result = steppers.run_stepper(name, **inputs)
-    except (ValueError, TypeError) as exc:
-        raise BlockError(f"stepper '{cid}' ({name}): bad inputs: {exc}") from None
+        result = stepper_calls.run_stepper(name, inputs)
+    except BlockError as exc:
+        raise BlockError(f"stepper '{cid}': {exc}") from None
     editable = data.get("editable", False)
     if not isinstance(editable, bool):
         raise BlockError(f"stepper '{cid}': editable must be true or false")
