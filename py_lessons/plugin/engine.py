@@ -37,6 +37,7 @@ from .page.cells import FENCE_LANGUAGE
 from .page.lessons import lesson_of, lessons_of
 from .page.macros import ValueMacroError, cell_requests, check_no_leftovers, expand as expand_values, expand_cells
 from .page.model import PageModel, read_page
+from .page.generated_checks import check_generated
 from .page.prose_checks import Finding, ProseChecker
 from .render import glossary
 from .render.cell_html import render_cell
@@ -212,6 +213,7 @@ class LessonEngine:
         way on and the download control (the whole lesson's files); search indexes only the prose;
         figures and what the page hides at load are set aside (render/figure_files.py, deferred.py)."""
         page = self.page
+        self._report_prose(check_generated(self.prose, html, self._source_of("", page.src), page.src))
         href = relative_url(self.layout.glossary_url(use_directory_urls), page.url)
         try:
             html, used = glossary.mark_terms(html, self.course.terms, href, page.slug)

@@ -144,6 +144,15 @@ def test_the_prose_check_only_logs_in_warn_mode(tmp_path):
     assert "lesson/index.md: 3 prose finding(s)" in done.stderr
 
 
+def test_what_a_cell_prints_is_checked_too_and_named_by_the_cells_line(tmp_path):
+    page = "# পাঠ\n\nপ্রথমে পড়ুন।\n\n```pycell id=\"mixed\"\nprint(\"ধাপ ২-এ loss\", 0.25)\nprint(\"lr\", 0.5)\n```\n"
+    done = build_site(tmp_path / "out", strict_site(tmp_path, page, GLOSSARY))
+    assert done.returncode != 0
+    line = line_of(page, "```pycell")  # the line that asked for the output: the cell's fence
+    found = re.findall(r"^lesson/index\.md:(\d+): (.+?): in the output of cell 'mixed'", done.stderr, re.M)
+    assert found == [(str(line), "\"0.25 in 'ধাপ ২-এ loss 0.25'\"")], done.stderr[-3000:]
+
+
 def test_a_glossary_definition_with_an_avoided_word_fails_the_build(tmp_path):
     glossary_text = GLOSSARY + "bias:\n  term: bias\n  definition: ওজনের সঙ্গে যোগ হয়।\n"
     done = build_site(tmp_path / "out", strict_site(tmp_path, "# পাঠ\n", glossary_text))

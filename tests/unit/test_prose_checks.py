@@ -92,18 +92,26 @@ def test_a_components_text_fields_are_prose_and_its_code_is_not():
               x = 1
         ```
         """
-    assert findings(page) == [(3, "layer"), (5, "ওজন"), (8, "ওজন"), (9, "ওজনই")]
+    assert findings(page) == [(3, "layer"), (5, "ওজন"), (8, "ওজন"), (9, "ওজনই"), (14, "1")]  # x = 1 as prose
 
 
 @pytest.mark.parametrize("text, found", [
     ("ফল 3.59e+06 আর ৩.৫৯e+০৬ আর 1e-4 আর 2E5।", ["3.59e+06", "৩.৫৯e+০৬", "1e-4", "2E5"]),
     ("সর্বোচ্চ 65504, আর ৭০০০৩৭৭০টি parameter।", ["65504", "৭০০০৩৭৭০"]),
     ("পশ্চিমা ভাগে 1,000,000 আর 100,000।", ["1,000,000", "100,000"]),
-    ("ঠিক আছে: ৬৫,৫০৪ আর 7,00,03,770 আর 10,000 আর 2024 আর 0.000012 আর fp16 আর 1,2,3 আর int8।", []),
+    ("ঠিক আছে: ৬৫,৫০৪ আর ০.০০০০১২ আর fp16, int8, GPT-2, arXiv:1503.02531, 4bit।", []),
+    # Latin digits in Bangla prose, each number once, however it is written
+    ("7,00,03,770 আর 10,000 আর ICLR 2024 আর 0.000012 আর 16-bit আর [0, 5, 12] আর −3 আর ২-30।",
+     ["7,00,03,770", "10,000", "2024", "0.000012", "16", "0", "5", "12", "3", "30"]),
     ("কোডে `x = 1e-8` আর `123456` আর $10^{-4}$ আর $123456$।", []),
 ])
 def test_numbers_in_prose_go_through_the_formatter(text, found):
     assert [word for _, word in findings(text + "\n")] == found
+
+
+def test_an_ordered_lists_numbers_are_markup_not_prose():
+    page = "1. প্রথম\n  2) দ্বিতীয়, ধাপ 3\n> 4. উদ্ধৃতি\n- 5. নয়\n"
+    assert findings(page) == [(2, "3")]
 
 
 def test_the_advice_gives_the_indian_grouping():

@@ -9,6 +9,9 @@ settings) and reports, with ``page:line``:
   a variant of several words matches them across a line break;
 * a number in exponent form (``3.59e+06``, ``৩.৫৯e+০৬``) or with five or more digits not grouped
   the Indian way (``65504``, ``100,000``): write it with ``{{ … }}`` macros or as ``৬৫,৫০৪``;
+* a number in Latin digits (``16-bit``, ``0.01``, ``ICLR 2015``): prose writes Bangla digits, so a
+  line never shows both; Latin digits belong in code, in math and in names (fp16, int8, GPT-2,
+  arXiv:1503.02531), and an ordered list's ``1.`` is markup;
 * a reference to the sources' numbering (পর্ব ১৭, অধ্যায় ৩, ছবি ১৭.২, Chapter 5, Figure 3.1), a
   lesson number beyond the course's lessons (পাঠ ৯), or a relative link to nothing in the docs.
 
@@ -36,6 +39,11 @@ _TO_ASCII = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 _EXPONENT_FORM = re.compile(rf"(?<![A-Za-z_{_DIGIT}.])[{_DIGIT}]+(?:\.[{_DIGIT}]+)?[eE][+\-−]?[{_DIGIT}]+(?![A-Za-z_{_DIGIT}])")
 _LONG_NUMBER = re.compile(rf"(?<![A-Za-z_{_DIGIT}.,])[{_DIGIT}]{{5,}}(?![{_DIGIT}]|,[{_DIGIT}])")
 _GROUPED_NUMBER = re.compile(rf"(?<![A-Za-z_{_DIGIT}.,])[{_DIGIT}]{{1,3}}(?:,[{_DIGIT}]{{2,3}})+(?![{_DIGIT}])")
+# a number standing on its own in Latin digits (grouped or decimal too), not a name's digits: not
+# glued to a letter (fp16, 4bit), not after a name's hyphen or colon (GPT-2, arXiv:1503.02531)
+_LATIN_NUMBER = re.compile(r"(?<![A-Za-z_0-9.,])(?<![A-Za-z][-:])(?<![eE][-+\u2212])(?:[0-9]{1,3}(?:,[0-9]{2,3})+|[0-9]+)(?:\.[0-9]+)?"
+                           r"(?![A-Za-z_0-9]|[.,][0-9])")
+_LIST_MARKER = re.compile(r"^([ \t]*(?:[-*+>][ \t]+)*)[0-9]+[.)](?=[ \t])", re.MULTILINE)
 _SOURCE_NUMBERING = re.compile(
     rf"(?<![{_BANGLA}])(?:পর্ব|অধ্যায়|অধ্যায়)[ \t]*[{_DIGIT}]+(?![{_DIGIT}])"
     rf"|(?<![{_BANGLA}])ছবি[ \t]*[{_DIGIT}]+\.[{_DIGIT}]+"
@@ -43,6 +51,18 @@ _SOURCE_NUMBERING = re.compile(
 _LESSON_NUMBER = re.compile(rf"(?<![{_BANGLA}])পাঠ[ \t]*(?P<n>[{_DIGIT}]+)(?![{_DIGIT}])")
 _LINK = re.compile(r"\]\((?P<target>[^()\s]+)(?:\s+\"[^\"]*\")?\)")
 _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|#|/)", re.IGNORECASE)
+
+
+LATIN_DIGITS_ADVICE = ("a number in Latin digits in Bangla text: write Bangla digits (১৬-bit, ০.০১), quote it with "
+                       "{{ … | bn }}, or put code in `…` and a formula in $…$")
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _blank_regex(text: str, pattern: re.Pattern) -> str:
+    return pattern.sub(lambda match: _blank(match.group(0)), text)
 
 
 @dataclass(frozen=True)
@@ -122,11 +142,15 @@ class ProseChecker:
             yield Finding(src, line_of(text, match.start()), match.group(0),
                           f"group it the Indian way: {_indian(match.group(0))} (or quote it with {{{{ … | , }}}})")
         for match in _GROUPED_NUMBER.finditer(text):
-            written = match.group(0)
-            digits = written.replace(",", "")
-            if len(digits) >= 5 and _indian(digits) != written:
-                yield Finding(src, line_of(text, match.start()), written,
-                              f"group it the Indian way: {_indian(digits)}")
+            if _misgrouped(match.group(0)):
+                yield Finding(src, line_of(text, match.start()), match.group(0),
+                              f"group it the Indian way: {_indian(match.group(0).replace(',', ''))}")
+        # a number told above is not told again for its digits (65504, 1e-4, Chapter 5)
+        told = _blank_regex(_blank_regex(_blank_regex(text, _EXPONENT_FORM), _LONG_NUMBER), _SOURCE_NUMBERING)
+        told = _GROUPED_NUMBER.sub(lambda match: _blank(match[0]) if _misgrouped(match[0]) else match[0], told)
+        told = _LIST_MARKER.sub(lambda match: match[1] + _blank(match[0][len(match[1]):]), told)
+        for match in _LATIN_NUMBER.finditer(told):
+            yield Finding(src, line_of(text, match.start()), match.group(0), LATIN_DIGITS_ADVICE)
 
     def _references(self, text: str, src: str):
         for match in _SOURCE_NUMBERING.finditer(text):
@@ -150,6 +174,16 @@ class ProseChecker:
             if path and not _exists(self.docs_dir, folder, path):
                 yield Finding(src, line_of(text, match.start()), target,
                               "a link to nothing in the docs folder (no such page or file)")
+
+
+def latin_numbers(text: str) -> list[str]:
+    """The numbers of ``text`` written in Latin digits on their own (see the module's docstring)."""
+    return [match.group(0) for match in _LATIN_NUMBER.finditer(_blank_regex(text, _EXPONENT_FORM))]
+
+
+def _misgrouped(written: str) -> bool:
+    digits = written.replace(",", "")
+    return len(digits) >= 5 and _indian(digits) != written
 
 
 def _indian(digits: str) -> str:
