@@ -95,6 +95,19 @@ def test_a_components_text_fields_are_prose_and_its_code_is_not():
     assert findings(page) == [(3, "layer"), (5, "ওজন"), (8, "ওজন"), (9, "ওজনই"), (14, "1")]  # x = 1 as prose
 
 
+def test_a_one_line_choice_is_prose_too():
+    page = """\
+        ```mcq
+        id: q
+        question: "কোনটি?"
+        choices:
+          - {text: "এক ওজন", correct: true, explain: "কারণ layer-এ, আর 1 + ছোট"}
+          - {text: 'দুই', id: ওজন-key}
+        ```
+        """
+    assert findings(page) == [(5, "ওজন"), (5, "layer"), (5, "1")]
+
+
 @pytest.mark.parametrize("text, found", [
     ("ফল 3.59e+06 আর ৩.৫৯e+০৬ আর 1e-4 আর 2E5।", ["3.59e+06", "৩.৫৯e+০৬", "1e-4", "2E5"]),
     ("সর্বোচ্চ 65504, আর ৭০০০৩৭৭০টি parameter।", ["65504", "৭০০০৩৭৭০"]),

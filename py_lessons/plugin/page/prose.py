@@ -39,6 +39,8 @@ _MARKUP = re.compile("|".join((
 )), re.DOTALL | re.MULTILINE)
 _YAML_KEY = re.compile(r"^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?(?P<key>[A-Za-z_][\w-]*):(?:[ \t]+|$)")
 _YAML_ITEM = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+")
+# a key and its value in a flow mapping: a quoted string, or plain text up to the next , or }
+_FLOW_PAIR = re.compile(r"""(?P<key>[A-Za-z_][\w-]*):[ \t]*(?P<value>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,{}]*)""")
 
 
 def _blank(text: str) -> str:
@@ -107,11 +109,23 @@ def text_fields_only(yaml_text: str, fields=TEXT_FIELDS) -> str:
             continue
         item = _YAML_ITEM.match(line)
         keep = current in fields
-        if item:
+        if item and line[item.end():].lstrip().startswith("{"):  # - {text: "…", correct: true}
+            out.append(_blank(line[:item.end()]) + _flow_text_fields(line[item.end():], fields))
+        elif item:
             out.append(_blank(line[:item.end()]) + (line[item.end():] if keep else _blank(line[item.end():])))
         else:
             out.append(line if keep else _blank(line))
     return "\n".join(out)
+
+
+def _flow_text_fields(flow: str, fields) -> str:
+    """A one-line flow mapping with everything blanked but the values of ``fields``."""
+    kept = [" "] * len(flow)
+    for match in _FLOW_PAIR.finditer(flow):
+        if match["key"] in fields:
+            start, end = match.span("value")
+            kept[start:end] = flow[start:end]
+    return "".join(kept)
 
 
 def _strip_yaml_quotes(text: str) -> str:
