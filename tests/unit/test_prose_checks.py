@@ -95,6 +95,11 @@ def test_a_components_text_fields_are_prose_and_its_code_is_not():
     assert findings(page) == [(3, "layer"), (5, "ওজন"), (8, "ওজন"), (9, "ওজনই"), (14, "1")]  # x = 1 as prose
 
 
+def test_an_empty_block_moves_no_line():
+    page = "# ক\n\n```stepper\n```\n\nলেখা।\n\n```mcq\nid: q\nattempts: 2\nquestion: ওজন?\n```\n"
+    assert findings(page) == [(11, "ওজন")]  # a setting's 2 stays a setting, the question keeps its line
+
+
 def test_a_one_line_choice_is_prose_too():
     page = """\
         ```mcq

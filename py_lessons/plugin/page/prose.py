@@ -144,8 +144,8 @@ def reader_text(markdown: str, fences: list[Fence], component_kinds) -> str:
     for fence in fences:
         if fence.name in component_kinds:
             body = slice(fence.line, fence.end - 1)
-            fields = _strip_yaml_quotes(text_fields_only("\n".join(lines[body])))
-            lines[body] = fields.split("\n")
+            if body.start < body.stop:  # an empty block has no body: "".split() would add a line
+                lines[body] = _strip_yaml_quotes(text_fields_only("\n".join(lines[body]))).split("\n")
     text = "\n".join(lines)
     # a glossary mark's closing brackets, once its key is gone
     return re.sub(r"\]\]", "  ", _blank_regex(text, _MARKUP))
