@@ -62,15 +62,15 @@ def memory_ledger(linear_params, embedding_params, other_params, block_size, sca
              "১৬ bit-এ প্রতিটি সংখ্যা ২ byte, তাই fp32-এর ঠিক অর্ধেক জায়গা।"),
         Step("int8, সব weight", f"{T} × 1 byte", _mem(b["int8"]),
              "সব weight এক byte-এ রাখা গেলে এটিই কাগজের হিসাব; বাস্তবে সব অংশ int8-এ যায় না।"),
-        Step("int8, embedding 16-bit-এ",
+        Step("int8, embedding ১৬-bit-এ",
              f"{fmt_int(lin)} × 1 + {fmt_int(keep16)} × 2 byte", _mem(b["int8_emb16"]),
              f"শুধু Linear এক byte-এ গেলে মোট {prose_number(b['int8_emb16'] / _MIB, 4)} MiB, "
-             f"যা 16-bit-এর চেয়ে মাত্র {prose_number(100 * (1 - b['int8_emb16'] / b['fp16']), 3)}% কম।"),
+             f"যা ১৬-bit-এর চেয়ে মাত্র {prose_number(100 * (1 - b['int8_emb16'] / b['fp16']), 3)}% কম।"),
         Step("int4, সব weight", f"{T} × 0.5 byte", _mem(b["int4"]),
              "চার bit মানে আধা byte; কাগজে fp32-এর আট ভাগের এক ভাগ।"),
-        Step("int4, embedding 16-bit-এ",
+        Step("int4, embedding ১৬-bit-এ",
              f"{fmt_int(lin)} × 0.5 + {fmt_int(keep16)} × 2 byte", _mem(b["int4_emb16"]),
-             f"Embedding-এর ভাগ বড় হলে 16-bit-এর তুলনায় সাশ্রয় চার গুণ হয় না, হয় প্রায় "
+             f"Embedding-এর ভাগ বড় হলে ১৬-bit-এর তুলনায় সাশ্রয় চার গুণ হয় না, হয় প্রায় "
              f"{prose_number(b['fp16'] / b['int4_emb16'], 3)} গুণ।"),
         Step("int4 + block-এর scale",
              f"{fmt(b['int4_emb16'] / _MIB, 5)} MiB + {fmt_int(lin)} / {block_size} × {fmt(scale_bits)} bit ÷ 8 ÷ 2^20",

@@ -49,7 +49,7 @@ def depth_products(depth, w):
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _position: format_number(value, "g", bangla=True)))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _position: format_number(value, ".0e", bangla=True, prose=True)))
     ax.set_xlabel("গভীরতা (স্তর)")
-    ax.set_ylabel("স্তর ১-এ পৌঁছানো gradient-এর গুণক")
+    ax.set_ylabel("স্তর ১-এ পৌঁছানো gradient-এর গুণনীয়ক")
     ax.legend(fontsize=8, loc="lower left")
     shown_plain = format_number(plain[-1], sig=2, bangla=True, prose=True)
     shown_residual = format_number(residual[-1], sig=2, bangla=True, prose=True)

@@ -73,7 +73,7 @@ def sigmoid_chain(h0, w, layers):
     title="Residual block: ∏(১ + F′) বনাম ∏F′",
     inputs=[
         InputSpec("x0", "শুরুর মান x₀", 0.5, minimum=-10, maximum=10, step=0.1),
-        InputSpec("gain", "F-এর ভেতরের গুণক a, F(x) = σ(a·x)", 0.5, minimum=-5, maximum=5, step=0.1),
+        InputSpec("gain", "F-এর ভেতরের গুণনীয়ক a, F(x) = σ(a·x)", 0.5, minimum=-5, maximum=5, step=0.1),
         InputSpec("blocks", "Block-এর সংখ্যা", 10, minimum=1, maximum=60, step=1, kind="int"),
     ],
 )
@@ -153,14 +153,14 @@ def norm_clip(grad, max_norm, clip_value, eps):
         cos_calc = f"{fmt(dot)} / ({fmt(norm)} × {fmt(v_norm)})"
     else:
         dot, cos, cos_calc = 0.0, None, "শূন্য vector-এর দিক নেই"
-    coef_note = ("Norm সীমার ভেতরে, তাই গুণক ১: ছোট gradient বদলায় না, বড়ও করা হয় না।" if coef >= 1.0
-                 else "গুণক ১-এর কম, তাই সব উপাদান একই অনুপাতে ছোট হবে; হরের ছোট সংখ্যাটি শূন্য দিয়ে ভাগ ঠেকায়।")
+    coef_note = ("Norm সীমার ভেতরে, তাই গুণনীয়ক ১: ছোট gradient বদলায় না, বড়ও করা হয় না।" if coef >= 1.0
+                 else "গুণনীয়ক ১-এর কম, তাই সব উপাদান একই অনুপাতে ছোট হবে; হরের ছোট সংখ্যাটি শূন্য দিয়ে ভাগ ঠেকায়।")
     steps = [
         Step("বর্গের যোগ", " + ".join(f"{paren(x)}²" for x in g), fmt(sq, 6),
              "সব parameter-এর সব উপাদান একটি লম্বা vector ধরে একসঙ্গে বর্গ করে যোগ হয়।"),
         Step("মোট norm", f"√{fmt(sq, 6)}", fmt(norm, 6),
              "Gradient-এর দৈর্ঘ্য; clip_grad_norm_ এটিই ফেরত দেয়, ছাঁটার আগের মান।"),
-        Step("গুণক", f"min(1, {fmt(max_norm)} / ({fmt(norm, 6)} + {fmt(eps)}))", fmt(coef), coef_note),
+        Step("গুণনীয়ক", f"min(1, {fmt(max_norm)} / ({fmt(norm, 6)} + {fmt(eps)}))", fmt(coef), coef_note),
         Step("Norm ধরে ছাঁটা", f"{fmt(coef)} × {fmt_vec(g)}", fmt_vec(clipped),
              "উপাদানগুলোর অনুপাত আগের মতোই, অর্থাৎ gradient-এর দিক অক্ষত।"),
         Step("নতুন norm", f"‖{fmt_vec(clipped)}‖", fmt(new_norm),
