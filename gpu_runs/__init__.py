@@ -7,4 +7,4 @@ build imports :mod:`gpu_runs.jsonio` to read and validate those files.
 
 __version__ = "0.1.0"
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5

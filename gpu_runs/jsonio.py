@@ -94,8 +94,8 @@ def validate(raw_doc: dict, *, where: str = "run") -> None:
     found = raw_doc.get("schema_version") if isinstance(raw_doc, dict) else None
     if isinstance(found, int) and found < SCHEMA_VERSION:
         raise ValueError(f"{where}: written with schema version {found}, this code reads {SCHEMA_VERSION}; "
-                         "run `python -m gpu_runs migrate` (adds the new fields as null, translates chart "
-                         "labels and titles) or re-run it")
+                         "run `python -m gpu_runs migrate` (adds the new fields as null, translates and rewords "
+                         "the labels and titles; nothing measured changes) or re-run it")
     _check_chart_labels(raw_doc, where)
     _check_title_labels(raw_doc, where)
     validator = jsonschema.Draft202012Validator(load_schema())

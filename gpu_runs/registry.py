@@ -50,7 +50,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.name: e for e in [
     Experiment("lowbit_llm", SMALLER, ("bf16, bitsandbytes 8-bit আর NF4-এ causal LM",
                                                "Causal LM in bf16, bitsandbytes 8-bit and NF4"),
                "cpu or cuda (bitsandbytes backend)", "~50 s (+ LM training once, ~1-2 min)", SMALLER, uses_cuda=True),
-    Experiment("distill", SMALLER, ("Teacher থেকে BiGRU student: hard label বনাম KD (+ সমান ধাপের control), ৩টি seed",
+    Experiment("distill", SMALLER, ("Teacher থেকে BiGRU student: hard label বনাম KD (+ সমান ধাপের নিয়ন্ত্রণ), ৩টি seed",
                                            "Teacher -> BiGRU student, hard labels vs KD (+ equal-steps control), 3 seeds"),
                "cpu", "~3 min (+ teacher training once)", SMALLER),
     Experiment("prune", SMALLER, ("Teacher-এর magnitude আর FFN-neuron pruning, সময়",

@@ -151,13 +151,21 @@ def ln(x: float) -> float:
     return math.log(x)
 
 
+# A variant's status as a table shows it; the values (and the pages' claims on them) keep the English.
+STATUS_BN = {"ok": "চলেছে", "unavailable": "পাওয়া যায়নি", "failed": "ব্যর্থ",
+             "failed at inference": "inference-এ ব্যর্থ",
+             "no-op: weights left in fp32": "কিছুই বদলায়নি: weight fp32-এই"}
+# faster()'s third answer as a table shows it (true/false are written in words by the page)
+FASTER_BN = {"about_equal": "প্রায় সমান"}
+
+
 def timing_columns(fmt: str = ".2f") -> list[tuple]:
     """A timing table's batch-1 and full-test columns: median, min and max of each."""
     return [
-        ("batch1_ms", "batch ১ (ms, median)", "batch 1 (ms, median)", fmt),
-        ("batch1_ms_min", "batch ১ সর্বনিম্ন", "batch 1 min", fmt),
-        ("batch1_ms_max", "batch ১ সর্বোচ্চ", "batch 1 max", fmt),
-        ("full_test_s", "পুরো test (s, median)", "full test (s, median)", fmt),
-        ("full_test_s_min", "পুরো test সর্বনিম্ন", "full test min", fmt),
-        ("full_test_s_max", "পুরো test সর্বোচ্চ", "full test max", fmt),
+        ("batch1_ms", "batch ১-এ সময়ের median (ms)", "batch 1 (ms, median)", fmt),
+        ("batch1_ms_min", "batch ১-এ সর্বনিম্ন", "batch 1 min", fmt),
+        ("batch1_ms_max", "batch ১-এ সর্বোচ্চ", "batch 1 max", fmt),
+        ("full_test_s", "পুরো test-এ সময়ের median (সেকেন্ড)", "full test (s, median)", fmt),
+        ("full_test_s_min", "পুরো test-এ সর্বনিম্ন", "full test min", fmt),
+        ("full_test_s_max", "পুরো test-এ সর্বোচ্চ", "full test max", fmt),
     ]

@@ -24,7 +24,7 @@ def run(ctx) -> None:
     cases = [  # (label, gradients of the parameters, max_norm)
         ("g = [3, 4, 12], max_norm 5", [[3.0, 4.0, 12.0]], 5.0),
         ("g = [6, 8], max_norm 5", [[6.0, 8.0]], 5.0),
-        ("g = [0.3, 0.4], max_norm 5 (small)", [[0.3, 0.4]], 5.0),
+        ("g = [0.3, 0.4], max_norm 5 (ছোট)", [[0.3, 0.4]], 5.0),
         ("W.grad [[6,0],[0,8]] + b.grad [0,0], max_norm 1", [[[6.0, 0.0], [0.0, 8.0]], [0.0, 0.0]], 1.0),
         ("W.grad [[2,0],[0,1]] + b.grad [2,4], max_norm 2.5", [[[2.0, 0.0], [0.0, 1.0]], [2.0, 4.0]], 2.5),
     ]
@@ -33,16 +33,18 @@ def run(ctx) -> None:
         returned = nn.utils.clip_grad_norm_(params, max_norm=max_norm)
         after = [p.grad.tolist() for p in params]
         new_norm = fnum(torch.sqrt(sum((p.grad ** 2).sum() for p in params)))
+        # the table shows the numbers (its column's format); the value keeps their full repr
         rows.append({"case": label, "function": f"clip_grad_norm_(max_norm={max_norm:g})",
-                     "returned": fnum(returned), "after": repr(after), "new_norm": new_norm})
+                     "returned": fnum(returned), "after": after, "new_norm": new_norm})
         res.values[f"norm_case{i}_returned"] = fnum(returned)
         res.values[f"norm_case{i}_new_norm"] = new_norm
         res.values[f"norm_case{i}_after"] = repr(after)
     for i, (grad, c) in enumerate([([3.0, 4.0, 12.0], 2.0), ([-3.0, 0.5, 2.0], 1.0)]):
         p = _param(grad)
         returned = nn.utils.clip_grad_value_([p], clip_value=c)
-        rows.append({"case": f"g = {grad}", "function": f"clip_grad_value_(clip_value={c:g})",
-                     "returned": None if returned is None else repr(returned), "after": repr(p.grad.tolist()),
+        rows.append({"case": f"g = [{', '.join(f'{g:g}' for g in grad)}]",
+                     "function": f"clip_grad_value_(clip_value={c:g})",
+                     "returned": None if returned is None else repr(returned), "after": [p.grad.tolist()],
                      "new_norm": fnum(p.grad.norm())})
         res.values[f"value_case{i}_after"] = repr(p.grad.tolist())
         res.values[f"value_case{i}_returns_none"] = returned is None
@@ -51,7 +53,7 @@ def run(ctx) -> None:
         ("case", "gradient", "gradient"),
         ("function", "function", "function"),
         ("returned", "ফেরত মান", "returned"),
-        ("after", "ছাঁটার পরে gradient", "gradient after"),
+        ("after", "ছাঁটার পরে gradient", "gradient after", ".7g"),   # float32: about 7 digits
         ("new_norm", "নতুন norm", "new norm", ".6g"),
     ], rows)
     # The safety switch: a non-finite gradient with error_if_nonfinite=True.

@@ -196,10 +196,10 @@ def run(ctx) -> None:
         res.values[f"{key}_best_epochs"] = repr(epochs_best)
         res.values[f"{key}_steps"] = steps_done[0]
     res.table("kd_table", ("প্রতি seed-এ student-এর test macro-F1", "Student test macro-F1 over seeds"), [
-        ("setting", "Student যা থেকে শেখে", "student learns from"),
-        ("labels", "Label", "labels"),
-        ("steps", "Optimiser ধাপ", "optimiser steps"),
-        ("per_seed", "Test macro-F1 (প্রতি seed)", "test macro-F1 per seed"),
+        ("setting", "student যা থেকে শেখে", "student learns from"),
+        ("labels", "label-এর সংখ্যা", "labels", ","),   # "," groups the Indian way: ৭,৫১০
+        ("steps", "optimiser-এর ধাপ", "optimiser steps"),
+        ("per_seed", "প্রতি seed-এ test macro-F1", "test macro-F1 per seed"),
         ("mean", "গড়", "mean", ".4f"),
         ("sd", "SD", "SD", ".4f"),
         ("best_epochs", "সেরা epoch", "best epochs"),
@@ -242,7 +242,7 @@ def run(ctx) -> None:
                             f"Size and CPU latency, teacher vs student (median, min, max over {repeats} "
                             "interleaved rounds)"), [
         ("model", "model", "model"),
-        ("parameters", "Parameter", "parameters"),
+        ("parameters", "parameter-এর সংখ্যা", "parameters", ","),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
         *timing_columns(".3f"),
     ], cost_rows)

@@ -16,8 +16,10 @@ DEFAULT_SEEDS = [0, 1, 2]   # tables give the median and the min-max range over 
 # 2-core machine a second thread made this run several times slower.
 THREADS = 1
 MODES = [("no clip", "none"), ("clip_grad_value_ 0.01", "value"), ("clip_grad_norm_ 1.0", "norm")]
-# the chart's legend in Bangla (the clip functions' names stay code)
-LEGEND_BN = {"no clip": "clip নেই"}
+# the table's and the chart's words in Bangla (the clip functions' names stay); the chart draws its
+# text as stored, so its numbers are written in Bangla digits here (a table's come from the page)
+ROW_BN = {"no clip": "clip নেই"}
+LEGEND_BN = ROW_BN | {"clip_grad_value_ 0.01": "clip_grad_value_ ০.০১", "clip_grad_norm_ 1.0": "clip_grad_norm_ ১.০"}
 REPORT_STEPS = [1, 2, 3, 4, 10, 50, 100, 200, 300]
 
 
@@ -94,7 +96,7 @@ def run(ctx) -> None:
     for label, mode in MODES:
         runs = [run_mode(mode, cfg, x, y, ctx, seed)[1:] for seed in seeds]
         results[mode] = runs
-        row = {"mode": label}
+        row = {"mode": ROW_BN.get(label, label)}
         for name, vals in (("final_loss", [r[0][-1] for r in runs]), ("first_norm", [r[1][0] for r in runs]),
                            ("final_norm", [r[1][-1] for r in runs])):
             med, lo, hi = median_range(vals)
@@ -114,13 +116,13 @@ def run(ctx) -> None:
     res.table("summary_table", (f"{format_number(cfg['steps'], bangla=True)} ধাপ পরে: "
                                f"{format_number(n, bangla=True)}টি seed-এর median আর পরিসর",
                                f"After {cfg['steps']} steps: median and range over {n} seeds"), [
-        ("mode", "Clipping", "clipping"),
+        ("mode", "clipping", "clipping"),
         ("final_loss_median", "শেষ loss (median)", "final loss (median)", ".4g"),
         ("final_loss_min", "সর্বনিম্ন", "min", ".4g"),
         ("final_loss_max", "সর্বোচ্চ", "max", ".4g"),
-        ("final_norm_median", "শেষ norm (median)", "final norm (median)", ".3g"),
-        ("final_norm_min", "সর্বনিম্ন", "min", ".3g"),
-        ("final_norm_max", "সর্বোচ্চ", "max", ".3g"),
+        ("final_norm_median", "শেষ norm (median)", "final norm (median)", ".4g"),
+        ("final_norm_min", "সর্বনিম্ন", "min", ".4g"),
+        ("final_norm_max", "সর্বোচ্চ", "max", ".4g"),
         ("diverged_seeds", "NaN/inf হওয়া seed", "seeds that went non-finite"),
         ("first_nonfinite_steps", "প্রথম NaN/inf ধাপ (প্রতি seed)", "first non-finite step per seed"),
     ], summary_rows)
@@ -133,16 +135,16 @@ def run(ctx) -> None:
                 row.update({f"{mode}_{what}": med, f"{mode}_{what}_min": lo, f"{mode}_{what}_max": hi})
         rows.append(row)
     res.table("steps_table", ("বাছাই করা ধাপে loss আর clip-এর আগের মোট gradient norm "
-                             f"({format_number(n, bangla=True)}টি seed-এর median; প্রতিটি সারিতে _min আর _max-ও আছে)",
+                             f"({format_number(n, bangla=True)}টি seed-এর median; সর্বনিম্ন আর সর্বোচ্চ run-এর ফাইলে আছে)",
                              f"Loss and pre-clip total gradient norm at selected steps (median over {n} seeds; "
                              "each row also holds _min and _max)"), [
         ("step", "ধাপ", "step"),
         ("none_loss", "clip নেই: loss", "no clip: loss", ".4g"),
-        ("none_norm", "clip নেই: norm", "no clip: norm", ".3g"),
+        ("none_norm", "clip নেই: norm", "no clip: norm", ".4g"),
         ("value_loss", "value 0.01: loss", "value 0.01: loss", ".4g"),
-        ("value_norm", "value 0.01: norm", "value 0.01: norm", ".3g"),
+        ("value_norm", "value 0.01: norm", "value 0.01: norm", ".4g"),
         ("norm_loss", "norm 1.0: loss", "norm 1.0: loss", ".4g"),
-        ("norm_norm", "norm 1.0: ছাঁটার আগের norm", "norm 1.0: pre-clip norm", ".3g"),
+        ("norm_norm", "norm 1.0: ছাঁটার আগের norm", "norm 1.0: pre-clip norm", ".4g"),
     ], rows)
     xs = list(range(1, cfg["steps"] + 1))
     lines, bands = {}, {}
@@ -151,7 +153,7 @@ def run(ctx) -> None:
         line = (LEGEND_BN.get(label, label), label)
         lines[line] = [m for m, _, _ in per_step]
         bands[line] = ([lo for _, lo, _ in per_step], [hi for _, _, hi in per_step])
-    res.add_series("loss_curves", (f"প্রতি ধাপে প্রশিক্ষণের loss (median; ছায়া: {format_number(n, bangla=True)}টি "
+    res.add_series("loss_curves", (f"প্রতি ধাপে training loss (median; ছায়া: {format_number(n, bangla=True)}টি "
                                    "seed-এর সর্বনিম্ন থেকে সর্বোচ্চ)",
                                    f"Training loss per step (median, band = min-max over {n} seeds)"), xs, lines,
                    x_label=("ধাপ", "step"), y_label=("loss (লগ স্কেল)", "loss (log scale)"), log_y=True, bands=bands)

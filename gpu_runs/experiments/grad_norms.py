@@ -92,8 +92,9 @@ def run(ctx) -> None:
         model = DeepMLP(depth, width, act, kind)
         out_g, w_g, first = measure(model, xb, yb)
         ratio = out_g[0] / out_g[-1] if out_g[-1] > 0 else float("nan")
-        row = {"model": label, "quantity": "dL/dh"}
-        wrow = {"model": label, "quantity": "weight.grad"}
+        shown = LEGEND_BN.get(label, label)     # the table names a model as the chart does
+        row = {"model": shown, "quantity": "dL/dh"}
+        wrow = {"model": shown, "quantity": "weight.grad"}
         for layer in picks:
             row[f"l{layer}"] = out_g[layer - 1]
             wrow[f"l{layer}"] = w_g[layer - 1]
@@ -114,11 +115,12 @@ def run(ctx) -> None:
         res.values[f"{key}_first_entries"] = first["entries"]
         res.values[f"{key}_f32norm_zero_layers"] = first["f32norm_zero_layers"]    # tensor.norm() read 0.0
     columns = [("model", "model", "model"), ("quantity", "কী মাপা", "quantity")]
-    columns += [(f"l{l}", f"স্তর {l}", f"layer {l}", ".1e") for l in picks]
-    columns += [("first_over_last", "প্রথম/শেষ", "first/last", ".1e")]
+    # ".3g": plain between 0.0001 and 1000, powers of ten beyond (not "৪.৮ × ১০⁰")
+    columns += [(f"l{l}", f"স্তর {l}", f"layer {l}", ".3g") for l in picks]
+    columns += [("first_over_last", "প্রথম/শেষ", "first/last", ".3g")]
     bn = {k: format_number(v, bangla=True) for k, v in {"depth": depth, "width": width, "batch": batch}.items()}
-    res.table("per_layer", (f"{bn['depth']}টি hidden স্তর, প্রতিটিতে {bn['width']}টি neuron, default init, "
-                            f"batch {bn['batch']}",
+    res.table("per_layer", (f"{bn['depth']}টি hidden স্তর, প্রতিটিতে {bn['width']}টি neuron, "
+                            f"PyTorch-এর নিজস্ব init, batch {bn['batch']}",
                             f"{depth} hidden layers, width {width}, default init, batch {batch}"), columns, rows)
     res.add_series("per_layer_curve",
                    ("প্রতিটি block-এর output-এ gradient-এর norm", "Gradient norm at each block output"),

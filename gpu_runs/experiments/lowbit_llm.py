@@ -165,7 +165,7 @@ def heldout_overlap(train: list[str], held: list[str]) -> dict:
 def run(ctx) -> None:
     from gpu_runs.models import causal_lm
     from gpu_runs.runner import default_threads
-    from gpu_runs.util import MIN_REPEATS, Timing, faster
+    from gpu_runs.util import MIN_REPEATS, STATUS_BN, Timing, faster
 
     model_path, info, held = causal_lm.get_lm(ctx)
     res = ctx.result
@@ -210,18 +210,19 @@ def run(ctx) -> None:
         # faster = fewer seconds per token
         res.values[f"faster_{a}_than_{b}"] = faster(speeds[a], speeds[b]) if a in speeds and b in speeds else None
     table_rows = [{"precision": {"bf16": "bf16", "int8": "8-bit (LLM.int8())", "nf4": "4-bit NF4 (double quant)"}[r["precision"]],
-                   "status": r["status"], "footprint_mib": r.get("footprint_mib"), "peak_mib": r.get("peak_mib"),
+                   "status": STATUS_BN.get(r["status"], r["status"]),   # the values keep the English
+                   "footprint_mib": r.get("footprint_mib"), "peak_mib": r.get("peak_mib"),
                    "perplexity": r.get("perplexity"), "tokens_per_s": r.get("tokens_per_s"),
                    "tokens_per_s_min": r.get("tokens_per_s_min"), "tokens_per_s_max": r.get("tokens_per_s_max"),
                    "generated": r.get("generated", r.get("error"))} for r in rows]
-    res.table("lowbit_table", ("তিনটি precision-এ causal LM load করা", "Loading the causal LM in three precisions"), [
-        ("precision", "Precision", "precision"),
+    res.table("lowbit_table", ("তিনটি precision-এ causal LM লোড করা", "Loading the causal LM in three precisions"), [
+        ("precision", "precision", "precision"),
         ("status", "অবস্থা", "status"),
-        ("footprint_mib", "Footprint (MiB)", "footprint (MiB)", ".2f"),
-        ("peak_mib", "Peak RSS, process (MiB)" if ctx.device == "cpu" else "Peak CUDA allocated (MiB)",
+        ("footprint_mib", "footprint (MiB)", "footprint (MiB)", ".2f"),
+        ("peak_mib", "process-এর সর্বোচ্চ RSS (MiB)" if ctx.device == "cpu" else "CUDA-তে সর্বোচ্চ বরাদ্দ memory (MiB)",
          "peak process RSS (MiB)" if ctx.device == "cpu" else "peak torch.cuda.max_memory_allocated (MiB)", ".1f"),
-        ("perplexity", "Perplexity", "perplexity", ".3f"),
-        ("tokens_per_s", "Generation (token/s, median)", "generation (tokens/s, median)", ".1f"),
+        ("perplexity", "perplexity", "perplexity", ".3f"),
+        ("tokens_per_s", "generation-এর গতির median (token/s)", "generation (tokens/s, median)", ".1f"),
         ("tokens_per_s_min", "সর্বনিম্ন", "min", ".1f"),
         ("tokens_per_s_max", "সর্বোচ্চ", "max", ".1f"),
         ("generated", "প্রথম token-গুলো", "first generated text"),

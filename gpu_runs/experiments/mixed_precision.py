@@ -172,19 +172,20 @@ def run(ctx) -> None:
     where = "CUDA" if dev == "cuda" else "CPU"
     res.table("precision_table", (f"{where}-তে fp32 বনাম bf16 বনাম fp16 + GradScaler, একই seed আর batch",
                                  f"fp32 vs bf16 vs fp16 + GradScaler on {where}, same seed and batches"), [
-        ("run", "Run", "run"),
-        ("step_ms", "প্রতি ধাপ (ms, median)", "ms per step (median)", ".2f"),
+        ("run", "run", "run"),
+        ("step_ms", "প্রতি ধাপে সময়ের median (ms)", "ms per step (median)", ".2f"),
         ("step_ms_min", "সর্বনিম্ন", "min", ".2f"),
         ("step_ms_max", "সর্বোচ্চ", "max", ".2f"),
         ("final_loss", "শেষ loss", "final loss", ".4f"),
-        ("val_acc", "validation accuracy", "val accuracy", ".3f"),
-        ("max_loss_diff", "fp32-এর সঙ্গে loss-এর সর্বোচ্চ পার্থক্য", "max loss difference vs fp32", ".2e"),
-        ("max_logit_diff", "logit-এর সর্বোচ্চ পার্থক্য", "max logit difference vs fp32", ".2e"),
+        ("val_acc", "validation-এ accuracy", "val accuracy", ".3f"),
+        # ".3g": plain between 0.0001 and 1000 ("৬.০৮", not "৬.০৮ × ১০⁰"), powers of ten beyond
+        ("max_loss_diff", "fp32-এর সঙ্গে loss-এর সর্বোচ্চ পার্থক্য", "max loss difference vs fp32", ".3g"),
+        ("max_logit_diff", "fp32-এর সঙ্গে logit-এর সর্বোচ্চ পার্থক্য", "max logit difference vs fp32", ".3g"),
     ], rows)
-    res.add_series("loss_curves", (f"{where}-তে প্রতি ধাপে প্রশিক্ষণের loss: fp32, bf16, fp16 + GradScaler",
+    res.add_series("loss_curves", (f"{where}-তে প্রতি ধাপে training loss: fp32, bf16, fp16 + GradScaler",
                                    f"Training loss per step on {where}: fp32, bf16, fp16 + GradScaler"),
                    list(range(1, cfg["steps"] + 1)), lines, x_label=("ধাপ", "step"),
-                   y_label=("প্রশিক্ষণের loss", "loss"))
+                   y_label=("training ডেটায় loss", "loss"))
     res.notes.append(f"All three trainings ran on the same device ({where}); times are per optimiser step, "
                      f"median over {cfg['chunks']} interleaved chunks of {chunk} steps.  faster_A_than_fp32 is "
                      "true/false only when the min-max ranges do not overlap, else 'about_equal'.")
@@ -194,10 +195,10 @@ def run(ctx) -> None:
                                  "weight-এর gradient norm",
                                  f"{depth_u}-layer plain tanh MLP: weight-gradient norm per layer"), [
         ("layer", "স্তর", "layer"),
-        ("fp32", "fp32", "fp32", ".2e"),
-        ("fp16", "fp16, scaling ছাড়া", "fp16, no scaling", ".2e"),
+        ("fp32", "fp32", "fp32", ".3g"),
+        ("fp16", "fp16, scaling ছাড়া", "fp16, no scaling", ".3g"),
         ("fp16_zero_share", "fp16-এ শূন্য হয়ে যাওয়া উপাদানের ভাগ", "share of zero entries, fp16", ".1%"),
-        ("fp16_scaled", "fp16, loss × 2¹⁶", "fp16, loss x 2^16", ".2e"),
+        ("fp16_scaled", "fp16, loss × 2¹⁶", "fp16, loss x 2^16", ".3g"),
         ("fp16_scaled_zero_share", "scaling-সহ শূন্যের ভাগ", "share of zero entries, scaled", ".1%"),
     ], urows)
     res.values["underflow_layer1_fp16_zero_share"] = urows[0]["fp16_zero_share"]

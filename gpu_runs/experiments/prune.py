@@ -83,8 +83,8 @@ def run(ctx) -> None:
     for amount in ctx.track(UNSTRUCTURED, "prune unstructured"):
         m = magnitude_prune(model, amount)
         score = f1(m)
-        rows.append({"method": "Magnitude, unstructured", "amount": f"{amount:.0%}", "zero_share": zero_share(m),
-                     "macro_f1": score})
+        rows.append({"method": "ছোট |w|-এর weight (unstructured)", "amount": f"{amount:.0%}",
+                     "zero_share": zero_share(m), "macro_f1": score})
         res.values[f"unstructured_{int(amount * 100)}_f1"] = score
         if amount == 0.9:
             pruned90 = m
@@ -101,8 +101,8 @@ def run(ctx) -> None:
     res.table("prune_table", ("Pruning-এর পরে macro-F1, আবার training ছাড়া", "Macro-F1 after pruning, no retraining"), [
         ("method", "কী বাদ", "what is removed"),
         ("amount", "পরিমাণ", "amount"),
-        ("zero_share", "Encoder Linear-এর যত ভাগ শূন্য/বাদ", "share of encoder Linear weights zero/removed", ".1%"),
-        ("macro_f1", "Macro-F1", "macro-F1", ".4f"),
+        ("zero_share", "encoder Linear-এর যত ভাগ শূন্য/বাদ", "share of encoder Linear weights zero/removed", ".1%"),
+        ("macro_f1", "macro-F1", "macro-F1", ".4f"),
     ], rows)
     n_single, repeats = (20, 2) if ctx.quick else (200, MIN_REPEATS)
     res.config.update(batch1_examples=n_single, repeats=repeats,
@@ -131,7 +131,7 @@ def run(ctx) -> None:
         ("model", "model", "model"),
         ("size_mib", "আকার (MiB)", "size (MiB)", ".2f"),
         *timing_columns(),
-        ("macro_f1", "Macro-F1", "macro-F1", ".4f"),
+        ("macro_f1", "macro-F1", "macro-F1", ".4f"),
     ], t_rows)
     res.notes.append(TIMING_NOTE.format(repeats=repeats, n_single=n_single))
     res.notes.append("Zeros in a dense weight matrix are still stored and multiplied, so unstructured sparsity "

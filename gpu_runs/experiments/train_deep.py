@@ -78,7 +78,7 @@ def run(ctx) -> None:
         acc_lines[line] = [m for m, _, _ in per_epoch_acc]
         acc_bands[line] = ([lo for _, lo, _ in per_epoch_acc], [hi for _, _, hi in per_epoch_acc])
         epoch_stats[label] = per_epoch_loss
-        row = {"model": label}
+        row = {"model": LEGEND_BN.get(label, label)}
         stats = {"final_loss": [r[0][-1] for r in runs], "first_loss": [r[0][0] for r in runs],
                  "val_acc": [r[1][-1] for r in runs], "layer1_grad": [r[2] for r in runs],
                  "seconds": [r[3] for r in runs], "gap_to_ln3": [abs(r[0][-1] - ln3) for r in runs]}
@@ -96,31 +96,32 @@ def run(ctx) -> None:
                              f"epoch পরে: {format_number(n, bangla=True)}টি seed-এর median আর পরিসর",
                              f"{depth} hidden layers after {epochs} epochs: median and range over {n} seeds"), [
         ("model", "model", "model"),
-        ("final_loss_median", "শেষ train loss (median)", "final train loss (median)", ".4f"),
+        ("final_loss_median", "শেষ training loss (median)", "final train loss (median)", ".4f"),
         ("final_loss_min", "সর্বনিম্ন", "min", ".4f"),
         ("final_loss_max", "সর্বোচ্চ", "max", ".4f"),
-        ("val_acc_median", "validation accuracy (median)", "val accuracy (median)", ".3f"),
+        ("val_acc_median", "validation-এ accuracy (median)", "val accuracy (median)", ".3f"),
         ("val_acc_min", "সর্বনিম্ন", "min", ".3f"),
         ("val_acc_max", "সর্বোচ্চ", "max", ".3f"),
         ("layer1_grad_median", "স্তর ১-এর gradient norm (শেষ batch, median)", "layer-1 grad norm (last batch, median)",
-         ".1e"),
-        ("seconds_median", "সময় (সেকেন্ড, median)", "seconds (median)", ".1f"),
+         ".3g"),
+        ("seconds_median", "সময়ের median (সেকেন্ড)", "seconds (median)", ".1f"),
     ], final_rows)
     epoch_rows = [{"epoch": e, **{f"{lab}{suffix}": epoch_stats[lab][e - 1][i] for lab, _ in KINDS
                                   for i, suffix in ((0, ""), (1, " min"), (2, " max"))}} for e in epochs_x]
-    res.table("epoch_table", (f"প্রতি epoch-এ প্রশিক্ষণের loss ({format_number(n, bangla=True)}টি seed-এর median, "
+    res.table("epoch_table", (f"প্রতি epoch-এ training loss ({format_number(n, bangla=True)}টি seed-এর median, "
                              "সর্বনিম্ন আর সর্বোচ্চসহ)",
                              f"Train loss per epoch (median over {n} seeds, with min and max)"),
               [("epoch", "epoch", "epoch")] +
-              [(f"{lab}{suffix}", f"{lab}{suffix}", f"{lab}{suffix}", ".4f") for lab, _ in KINDS
-               for suffix in ("", " min", " max")], epoch_rows)
+              [(f"{lab}{suffix}", f"{LEGEND_BN.get(lab, lab)}{suffix_bn}", f"{lab}{suffix}", ".4f") for lab, _ in KINDS
+               for suffix, suffix_bn in (("", ""), (" min", " সর্বনিম্ন"), (" max", " সর্বোচ্চ"))], epoch_rows)
     seeds_bn = f"ছায়া: {format_number(n, bangla=True)}টি seed-এর সর্বনিম্ন থেকে সর্বোচ্চ"
-    res.add_series("loss_curves", (f"প্রতি epoch-এ প্রশিক্ষণের loss, {format_number(depth, bangla=True)} স্তরের MLP "
+    res.add_series("loss_curves", (f"প্রতি epoch-এ training loss, {format_number(depth, bangla=True)} স্তরের MLP "
                                    f"(median; {seeds_bn})",
                                    f"Train loss per epoch, {depth}-layer MLPs (median, band = min-max over {n} seeds)"),
-                   epochs_x, loss_lines, x_label=("epoch নম্বর", "epoch"), y_label=("প্রশিক্ষণের loss", "train loss"),
+                   epochs_x, loss_lines, x_label=("epoch নম্বর", "epoch"),
+                   y_label=("training ডেটায় loss", "train loss"),
                    y_clip=1.6, bands=loss_bands)
-    res.add_series("val_acc_curves", (f"প্রতি epoch-এ validation accuracy (median; {seeds_bn})",
+    res.add_series("val_acc_curves", (f"প্রতি epoch-এ validation ডেটায় accuracy (median; {seeds_bn})",
                                       f"Validation accuracy per epoch (median, band = min-max over {n} seeds)"),
                    epochs_x, acc_lines, x_label=("epoch নম্বর", "epoch"),
                    y_label=("validation ডেটায় accuracy", "validation accuracy"), bands=acc_bands)

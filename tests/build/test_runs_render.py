@@ -82,7 +82,7 @@ def test_table_caption_is_the_bangla_title_with_the_english_as_its_tooltip():
     run = load_run(RESULTS, "grad_norms")
     root = ET.fromstring(render_table(run, "per_layer"))
     caption = root.find("table/caption")
-    assert caption.text == "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, default init, batch ২৫৬"
+    assert caption.text == "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, PyTorch-এর নিজস্ব init, batch ২৫৬"
     assert caption.get("title") == "30 hidden layers, width 64, default init, batch 256"
     assert root.get("aria-label") == caption.text
     # a page's own caption has no English to show

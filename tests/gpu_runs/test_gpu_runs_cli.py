@@ -4,6 +4,7 @@ import math
 import pytest
 
 from gpu_runs import jsonio
+from gpu_runs.util import STATUS_BN
 from gpu_runs.registry import EXPERIMENTS
 
 from support.gpu_runs import run_cli
@@ -41,19 +42,21 @@ def test_lowbit_records_backend_and_absent_cuda(quick_runs):
     doc = json.loads((quick_runs / "lowbit_llm.json").read_text(encoding="utf-8"))
     assert "cpu backend" in doc["provenance"]["device"]["backends"]["bitsandbytes"]
     assert any(v["variant"] == "cuda" for v in doc["variants_absent"])
-    statuses = {r["precision"]: r["status"] for r in doc["tables"]["lowbit_table"]["rows"]}
+    statuses = {p: doc["values"][f"{p}_status"] for p in ("bf16", "int8", "nf4")}
     assert set(statuses.values()) == {"ok"}, statuses
+    # the table says it in Bangla
+    assert {r["status"] for r in doc["tables"]["lowbit_table"]["rows"]} == {STATUS_BN["ok"]}
     assert any(m.get("stand_in") == "replaces Qwen/Qwen2.5-0.5B" for m in doc["models"])
 
 
 def test_int8_records_torchao_int4_outcome(quick_runs):
     doc = json.loads((quick_runs / "int8_dynamic.json").read_text(encoding="utf-8"))
     rows = {r["variant"]: r for r in doc["tables"]["quant_table"]["rows"]}
-    assert rows["fp32"]["status"] == "ok"
-    assert rows["torch.ao dynamic int8"]["status"] == "ok"
+    assert doc["values"]["fp32_status"] == doc["values"]["torch_ao_status"] == "ok"
+    assert rows["fp32"]["status"] == rows["torch.ao dynamic int8"]["status"] == STATUS_BN["ok"]   # in Bangla
     # every variant either worked or says why not
     for row in rows.values():
-        assert row["status"] == "ok" or row["error"]
+        assert row["status"] == STATUS_BN["ok"] or row["error"]
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -10,7 +10,7 @@ from gpu_runs import SCHEMA_VERSION, cli, jsonio, migrate, provenance, runner
 from gpu_runs.registry import EXPERIMENTS
 
 from support.gpu_runs import RESULTS
-from support.run_labels import SCHEMA_3_HEADINGS, as_schema_2, as_schema_3
+from support.run_labels import SCHEMA_3_HEADINGS, as_schema_2, as_schema_3, as_schema_4
 
 FAKE_GPU = "NVIDIA H200 (faked by the test)"
 
@@ -108,9 +108,9 @@ def test_result_filenames():
 
 def test_migration_adds_only_null_fields(tmp_path):
     raw = json.loads((RESULTS / "train_deep.json").read_text(encoding="utf-8"))
-    assert raw["schema_version"] == SCHEMA_VERSION == 4
+    assert raw["schema_version"] == SCHEMA_VERSION == 5
     # rebuild the version-1 file (version 2's English chart labels, without version 2's fields) and migrate it back
-    old = as_schema_2(as_schema_3(raw, SCHEMA_3_HEADINGS), {})
+    old = as_schema_2(as_schema_3(as_schema_4(raw), SCHEMA_3_HEADINGS), {})
     old["schema_version"] = 1
     for key in migrate.CUDA_FIELDS:
         del old["provenance"]["device"][key]

@@ -10,6 +10,7 @@ from support.run_labels import (
     SCHEMA_3_HEADINGS,
     as_schema_2,
     as_schema_3,
+    as_schema_4,
     chart_labels,
     committed,
     without_chart_text,
@@ -52,7 +53,8 @@ def test_a_chart_label_without_bangla_fails_validation_naming_experiment_and_ser
 
 def test_migration_translates_schema_2_charts_and_leaves_the_numbers(tmp_path):
     names = sorted(EXPERIMENTS)
-    old = {name: as_schema_2(as_schema_3(committed(name), SCHEMA_3_HEADINGS), RELABELLED) for name in names}
+    old = {name: as_schema_2(as_schema_3(as_schema_4(committed(name)), SCHEMA_3_HEADINGS), RELABELLED)
+           for name in names}
     assert old["explode"]["series"]["loss_curves"]["x_label"] == "step"
     for name in names:
         (tmp_path / f"{name}.json").write_text(jsonio.dumps(old[name]), encoding="utf-8")
@@ -63,7 +65,7 @@ def test_migration_translates_schema_2_charts_and_leaves_the_numbers(tmp_path):
     for name in names:
         text = (tmp_path / f"{name}.json").read_text(encoding="utf-8")
         new = json.loads(text)
-        assert new["schema_version"] == SCHEMA_VERSION == 4
+        assert new["schema_version"] == SCHEMA_VERSION == 5
         # what was measured, and where, is exactly the schema-2 file's
         assert without_chart_text(new) == without_chart_text(old[name]), name
         for key, series in new["series"].items():
@@ -81,7 +83,7 @@ def test_migration_translates_schema_2_charts_and_leaves_the_numbers(tmp_path):
 
 
 def test_migration_refuses_a_chart_text_it_has_no_bangla_for(tmp_path):
-    old = as_schema_2(as_schema_3(committed("train_deep"), SCHEMA_3_HEADINGS), RELABELLED)
+    old = as_schema_2(as_schema_3(as_schema_4(committed("train_deep")), SCHEMA_3_HEADINGS), RELABELLED)
     old["series"]["val_acc_curves"]["y_label"] = "val accuracy (new wording)"
     (tmp_path / "train_deep.json").write_text(jsonio.dumps(old), encoding="utf-8")
     with pytest.raises(ValueError, match="experiment 'train_deep', series 'val_acc_curves' y_label: no Bangla"):

@@ -8,6 +8,7 @@ from support.run_labels import (
     BENGALI,
     SCHEMA_3_HEADINGS,
     as_schema_3,
+    as_schema_4,
     avoided_variants,
     committed,
     without_chart_text,
@@ -58,7 +59,7 @@ def test_a_title_without_bangla_fails_validation_naming_experiment_and_table(spo
 
 def test_migration_from_schema_3_translates_titles_and_leaves_the_numbers(tmp_path):
     names = sorted(EXPERIMENTS)
-    old = {name: as_schema_3(committed(name), SCHEMA_3_HEADINGS) for name in names}
+    old = {name: as_schema_3(as_schema_4(committed(name)), SCHEMA_3_HEADINGS) for name in names}
     assert old["grad_norms"]["tables"]["per_layer"]["columns"][0]["bn"] == "মডেল"
     for name in names:
         (tmp_path / f"{name}.json").write_text(jsonio.dumps(old[name]), encoding="utf-8")
@@ -68,14 +69,14 @@ def test_migration_from_schema_3_translates_titles_and_leaves_the_numbers(tmp_pa
     assert migrate.migrate_folder(tmp_path) == [tmp_path / f"{name}.json" for name in names]
     for name in names:
         new = json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8"))
-        assert new["schema_version"] == SCHEMA_VERSION == 4
+        assert new["schema_version"] == SCHEMA_VERSION == 5
         assert without_chart_text(new) == without_chart_text(old[name]), name     # values, provenance, keys
         assert new["title"]["en"] == old[name]["title"]
         assert {k: t["title"]["en"] for k, t in new["tables"].items()} == \
             {k: t["title"] for k, t in old[name]["tables"].items()}
         assert avoided_variants(new) == [], name
     per_layer = json.loads((tmp_path / "grad_norms.json").read_text(encoding="utf-8"))["tables"]["per_layer"]
-    assert per_layer["title"] == {"bn": "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, default init, batch ২৫৬",
+    assert per_layer["title"] == {"bn": "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, PyTorch-এর নিজস্ব init, batch ২৫৬",
                                   "en": "30 hidden layers, width 64, default init, batch 256"}
     assert per_layer["columns"][0] == {"key": "model", "bn": "model", "en": "model"}
 
@@ -85,7 +86,7 @@ def test_migration_from_schema_3_translates_titles_and_leaves_the_numbers(tmp_pa
 
 
 def test_migration_refuses_a_title_it_has_no_bangla_for(tmp_path):
-    old = as_schema_3(committed("explode"), SCHEMA_3_HEADINGS)
+    old = as_schema_3(as_schema_4(committed("explode")), SCHEMA_3_HEADINGS)
     old["tables"]["summary_table"]["title"] = "After 500 steps (new wording)"
     (tmp_path / "explode.json").write_text(jsonio.dumps(old), encoding="utf-8")
     with pytest.raises(ValueError, match="experiment 'explode', table 'summary_table' title: no Bangla"):
