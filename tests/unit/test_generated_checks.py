@@ -37,6 +37,9 @@ def test_an_avoided_term_in_a_run_label_names_the_run_and_the_macros_line():
     findings = check_generated(ProseChecker(TERMS, set()), html, SOURCE, "l/index.md")
     assert [(f.line, f.found) for f in findings] == [(10, "গুণক"), (10, "layer")]
     assert "gpu_runs/results/explode.json" in findings[0].advice and "গুণনীয়ক" in findings[0].advice
+    tooltip = ('<div data-component="run-chart" data-run="explode"><svg><g><title>layer (1 = next to the input)'
+               '</title><text>স্তর (১ = input-এর পাশেরটি)</text></g></svg></div>')
+    assert found(tooltip) == []  # the chart's English tooltip is English on purpose
 
 
 def test_a_printed_line_may_be_latin_but_not_both():

@@ -20,7 +20,8 @@ from .prose_checks import LATIN_DIGITS_ADVICE, Finding, ProseChecker, latin_numb
 # the components whose text comes from code (a run's file, a lesson's steppers.py/explorables.py)
 _MADE_BY_CODE = {"run-table": "data-run", "run-chart": "data-run", "stepper": "data-id",
                  "explorable": "data-id"}
-_NOT_WORDS = {"code", "pre", "math", "script", "style", "kbd", "samp", "textarea"}
+# an SVG <title> is the English tooltip the chart keeps beside its Bangla text
+_NOT_WORDS = {"code", "pre", "math", "script", "style", "kbd", "samp", "textarea", "title", "desc"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _BANGLA_WORD = re.compile("[\u0980-\u09E5\u09F0-\u09FF]")
 _BANGLA_DIGIT = re.compile("[০-৯]")
