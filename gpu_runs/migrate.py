@@ -241,7 +241,8 @@ ROW_BN_5 = {
 # (explode's norms reach the thousands); both keep powers of ten for the tiny and the huge.
 # ".7g" is about float32's precision.
 FORMAT_5 = {
-    "clip_api": {"clip_table": {"after": (None, ".7g")}},
+    # "code": the call as written, in code type, its digits Latin ("clip_grad_norm_(max_norm=5)")
+    "clip_api": {"clip_table": {"after": (None, ".7g"), "function": (None, "code")}},
     # counts of a thousand and more grouped the Indian way, as the prose and the row labels write them
     # ("১,০০০ label"): "," (py_lessons.runtime.numbers.format_number)
     "distill": {"kd_table": {"labels": (None, ",")}, "cost_table": {"parameters": (None, ",")}},

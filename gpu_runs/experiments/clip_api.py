@@ -51,7 +51,7 @@ def run(ctx) -> None:
     res.table("clip_table", ("হাতে বানানো gradient-এ clip_grad_norm_ আর clip_grad_value_",
                            "clip_grad_norm_ and clip_grad_value_ on hand-made gradients"), [
         ("case", "gradient", "gradient"),
-        ("function", "function", "function"),
+        ("function", "function", "function", "code"),   # the call, shown as code
         ("returned", "ফেরত মান", "returned"),
         ("after", "ছাঁটার পরে gradient", "gradient after", ".7g"),   # float32: about 7 digits
         ("new_norm", "নতুন norm", "new norm", ".6g"),

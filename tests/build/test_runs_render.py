@@ -78,6 +78,15 @@ def test_table_has_bangla_headings_and_digits():
     assert numeric_cells and not any(ch in "0123456789" for c in numeric_cells for ch in c)
 
 
+def test_a_code_column_shows_the_call_as_written_beside_bangla_numbers():
+    run = load_run(RESULTS, "clip_api")
+    root = ET.fromstring(render_table(run, "clip_table", bangla_digits=True))
+    rows = [list(tr.iter("td")) for tr in root.iter("tr")][1:]
+    calls = [row[1].find("code").text for row in rows]
+    assert calls == [r["function"] for r in run["tables"]["clip_table"]["rows"]]  # max_norm=5, not ৫
+    assert rows[0][2].text == format(run["tables"]["clip_table"]["rows"][0]["returned"], "g").translate(BANGLA_DIGITS)
+
+
 def test_table_caption_is_the_bangla_title_with_the_english_as_its_tooltip():
     run = load_run(RESULTS, "grad_norms")
     root = ET.fromstring(render_table(run, "per_layer"))

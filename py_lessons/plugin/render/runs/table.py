@@ -60,6 +60,9 @@ def render_table(run: dict, key: str, *, bangla_digits: bool = False, columns: l
         cells = []
         for c in cols:
             value = row.get(c["key"])
+            if c.get("format") == "code" and isinstance(value, str):  # a call or a name: code, as written
+                cells.append(f"<td><code>{html.escape(value)}</code></td>")
+                continue
             text = format_value(value, c.get("format"), bangla_digits=bangla_digits)
             klass = ' class="nonfinite"' if isinstance(value, float) and not math.isfinite(value) else ""
             cells.append(f"<td{klass}>{html.escape(text)}</td>")
