@@ -95,12 +95,26 @@ def residual_chain(x0, gain, blocks):
         _, xk, u, fprime, pl, rs = rows[k - 1]
         calc = (f"x = {fmt(xk)}, F′ = {fmt(a)} × σ′({fmt(u)}) = {fmt(fprime)};  "
                 f"∏F′ = {fmt(pl)},  ∏(1 + F′) = {fmt(rs)}")
+        lowest = min(1 + r[3] for r in rows[:k])   # the smallest shortcut factor 1 + F′ so far
         if k == 1:
             note = f"শুধু F-এর পথে gradient {prose_number(fprime)} গুণ, কিন্তু shortcut থাকায় {prose_number(1 + fprime)} গুণ।"
-        elif abs(pl) < 1e-6:
+        elif abs(pl) < 1e-6 and a >= 0:
             note = "F-এর পথে gradient কার্যত শূন্য, অথচ residual-এর গুণনীয়কগুলো ১-এর নিচে নামে না।"
-        else:
+        elif abs(pl) < 1e-6 and fmt(lowest) == fmt(1.0):
+            note = (f"F-এর পথে gradient কার্যত শূন্য; এখানে F′ প্রায় শূন্য, তাই shortcut-এর গুণনীয়ক ১ + F′ "
+                    f"কার্যত ১, আর residual গুণফল {prose_number(rs)}।")
+        elif abs(pl) < 1e-6 and lowest >= 0.8:
+            note = ("F-এর পথে gradient কার্যত শূন্য; shortcut-এর গুণনীয়ক ১ + F′ একের সামান্য নিচে "
+                    f"(এ পর্যন্ত সবচেয়ে ছোটটি {prose_number(lowest)}), তাই residual গুণফল ({prose_number(rs)}) "
+                    "ধীরে কমে, শূন্যে ডোবে না।")
+        elif abs(pl) < 1e-6:
+            note = ("F-এর পথে gradient কার্যত শূন্য; এখানে F′ এত ঋণাত্মক যে ১ + F′ কোনো block-এ "
+                    f"{prose_number(lowest)}-এ নেমেছে, তাই residual গুণফলও ({prose_number(rs)}) ছোট হয়ে আসে: "
+                    "shortcut সবচেয়ে বেশি কাজে লাগে যখন F′ শূন্যের কাছে।")
+        elif a > 0:
             note = f"প্রতিটি block-এ ১ যোগ থাকায় residual গুণফল {prose_number(rs)}, আর শুধু F-এর পথে {prose_number(pl)}।"
+        else:
+            note = f"residual গুণফল {prose_number(rs)}, আর শুধু F-এর পথে {prose_number(pl)}।"
         steps.append(Step(f"Block {bn_digits(k)}", calc, f"{fmt(pl)} বনাম {fmt(rs)}", note))
     final_plain, final_res = rows[-1][4], rows[-1][5]
     steps.append(Step("শেষ হিসাব", f"∏(1 + F′) / ∏F′ = {fmt(final_res)} / {fmt(final_plain)}",
