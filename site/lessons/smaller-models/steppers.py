@@ -223,22 +223,36 @@ def kd_loss(teacher, student, temperature, alpha, label):
     onehot = [1.0 if i == label else 0.0 for i in range(n)]
     grad_total = [a * (qi - yi) + (1 - a) * g for qi, yi, g in zip(q1, onehot, grad_kd)]
     Ts = fmt(T)
+    # the notes below speak of softening; T < 1 sharpens instead, and T = 1 changes nothing
+    if T > 1:
+        divide_note = "দুই model-এর logit T দিয়ে ভাগ করলে তাদের পারস্পরিক দূরত্ব ছোট হয়, বণ্টন নরম হয়।"
+        soft_note = "প্রতিটি ঘাতকে যোগফল দিয়ে ভাগ করলে সম্ভাবনা মেলে; ছোট শ্রেণিগুলোর ভাগও এখন চোখে পড়ে।"
+        compare_note = "Temperature ছাড়া বণ্টন প্রায় এক শ্রেণিতে জমে থাকে, অন্যগুলোর তথ্য প্রায় হারায়।"
+        scale_note = "T দিয়ে ভাগ করায় gradient প্রায় ১/T² হারে ছোট হয়েছিল; T² গুণ সেই মাপ ফিরিয়ে আনে।"
+    elif T < 1:
+        divide_note = ("T < ১-এ ভাগ করলে logit-গুলোর পারস্পরিক দূরত্ব উল্টো বাড়ে, বণ্টন আরও খাড়া হয়; "
+                       "নরম করতে T লাগে ১-এর বেশি।")
+        soft_note = "প্রতিটি ঘাতকে যোগফল দিয়ে ভাগ করলে সম্ভাবনা মেলে; T < ১-এ বড় শ্রেণিটি আরও বেশি ভাগ পায়, ছোটগুলো চাপা পড়ে।"
+        compare_note = "এখানে T = ১-এর বণ্টনটিই বেশি নরম: T এক থেকে যত নিচে, বণ্টন তত এক শ্রেণিতে জমে।"
+        scale_note = ("T² গুণের যুক্তি বড় T-এর জন্য: সেখানে gradient প্রায় ১/T² হারে ছোট হয়। T < ১-এ T² একের কম, "
+                      "তাই এই গুণ KD অংশের ভার বরং কমিয়ে দেয়।")
+    else:
+        divide_note = "T = ১-এ ভাগ করলে কিছুই বদলায় না: বণ্টন সাধারণ softmax-এর মতোই।"
+        soft_note = "প্রতিটি ঘাতকে যোগফল দিয়ে ভাগ করলে সম্ভাবনা মেলে; T = ১-এ এটি teacher-এর সাধারণ বণ্টন।"
+        compare_note = "এখানে T নিজেই ১, তাই দুটি বণ্টন হুবহু এক; নরম বণ্টন দেখতে T ১-এর বেশি নিন।"
+        scale_note = "T = ১-এ T² = ১, কিছু বদলায় না; বড় T-তে gradient প্রায় ১/T² হারে ছোট হয়, তখন এই গুণ সেই মাপ ফিরিয়ে আনে।"
     steps = [
         Step("Temperature-এ ভাগ", f"{fmt_vec(teacher)} / {Ts} ;  {fmt_vec(student)} / {Ts}",
-             f"{fmt_vec(zt_T)} ;  {fmt_vec(zs_T)}",
-             "দুই model-এর logit T দিয়ে ভাগ করলে তাদের পারস্পরিক দূরত্ব ছোট হয়, বণ্টন নরম হয়।"),
-        Step("Teacher-এর নরম বণ্টন p", exp_calc, fmt_vec(p),
-             "প্রতিটি ঘাতকে যোগফল দিয়ে ভাগ করলে সম্ভাবনা মেলে; ছোট শ্রেণিগুলোর ভাগও এখন চোখে পড়ে।"),
-        Step("তুলনা: T = ১-এ teacher", f"softmax({fmt_vec(teacher)})", fmt_vec(p1),
-             "Temperature ছাড়া বণ্টন প্রায় এক শ্রেণিতে জমে থাকে, অন্যগুলোর তথ্য প্রায় হারায়।"),
+             f"{fmt_vec(zt_T)} ;  {fmt_vec(zs_T)}", divide_note),
+        Step("Teacher-এর নরম বণ্টন p", exp_calc, fmt_vec(p), soft_note),
+        Step("তুলনা: T = ১-এ teacher", f"softmax({fmt_vec(teacher)})", fmt_vec(p1), compare_note),
         Step("Student-এর নরম বণ্টন q", f"softmax({fmt_vec(zs_T)})", fmt_vec(q),
              "একই temperature-এ student কোন শ্রেণিকে কতটা দিচ্ছে, তা teacher-এর পাশে রাখা হলো।"),
         Step("KL-এর পদ", "p · ln(p / q), প্রতিটি শ্রেণিতে", fmt_vec(terms),
              "কোনো কোনো পদ ঋণাত্মক হতে পারে, তাতে সমস্যা নেই; যোগফলটিই মাপ।"),
         Step("KL(p ‖ q)", " + ".join(paren(t) for t in terms), fmt(kl),
              "দুই বণ্টন যত আলাদা, এই যোগফল তত বড়; মিলে গেলে ঠিক শূন্য, আর কখনো ঋণাত্মক নয়।"),
-        Step("T² দিয়ে গুণ", f"{fmt(T * T)} × {fmt(kl)}", fmt(kd),
-             "T দিয়ে ভাগ করায় gradient প্রায় ১/T² হারে ছোট হয়েছিল; T² গুণ সেই মাপ ফিরিয়ে আনে।"),
+        Step("T² দিয়ে গুণ", f"{fmt(T * T)} × {fmt(kl)}", fmt(kd), scale_note),
         Step("Hard label-এর CE", f"−ln softmax({fmt_vec(student)})[{label}] = −ln {fmt(q1[label])}", fmt(ce),
              "আসল উত্তরের সঙ্গে সাধারণ cross-entropy, temperature ছাড়া।"),
         Step("মোট loss", f"{fmt(a)} × {fmt(ce)} + {fmt(1 - a)} × {fmt(kd)}", fmt(total),
