@@ -50,5 +50,7 @@ def one_weight_path(lr, c):
         verdict = "এক ধাপেই লক্ষ্যে"
     else:
         verdict = "লক্ষ্য পেরিয়ে দুলতে দুলতে এগোয়" if factor < 0 else "এক পাশ থেকে লক্ষ্যের দিকে এগোয়"
-    ax.set_title(f"গুণনীয়ক ১ − ২cη = {shown_factor}, {verdict}", fontsize=10)
+    # only the factor's value: its formula 1 − 2cη is the prose's math ($1 - 2c\eta$), and a Bangla title
+    # writes its numbers in Bangla digits, so a formula with Latin digits does not belong in it
+    ax.set_title(f"প্রতি ধাপের গুণনীয়ক = {shown_factor}, {verdict}", fontsize=10)
     return fig
