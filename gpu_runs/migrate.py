@@ -160,13 +160,14 @@ LABEL_BN_5 = {
     "distill": {
         "Student যা থেকে শেখে": "student যা থেকে শেখে",   # a heading's Latin word as the lessons write it
         "Label": "label-এর সংখ্যা",
-        "Optimiser ধাপ": "optimiser-এর ধাপ",
+        "Optimiser ধাপ": "optimizer-এর ধাপ",   # the lessons write optimizer
         "Test macro-F1 (প্রতি seed)": "প্রতি seed-এ test macro-F1",
         "Parameter": "parameter-এর সংখ্যা",
         **_TIMING_BN_5,
     },
     "explode": {
         "Clipping": "clipping",
+        "loss (লগ স্কেল)": "loss (log স্কেল)",   # the lessons' cells and prose write log স্কেল
         # the row's _min and _max are JSON fields the page does not show
         "বাছাই করা ধাপে loss আর clip-এর আগের মোট gradient norm (৩টি seed-এর median; প্রতিটি সারিতে _min আর "
         "_max-ও আছে)": "বাছাই করা ধাপে loss আর clip-এর আগের মোট gradient norm (৩টি seed-এর median; সর্বনিম্ন আর "
@@ -174,6 +175,7 @@ LABEL_BN_5 = {
         f"প্রতি ধাপে প্রশিক্ষণের loss (median; {_SEEDS_BN})": f"প্রতি ধাপে training loss (median; {_SEEDS_BN})",
     },
     "grad_norms": {
+        "||dL/dh|| (লগ স্কেল)": "||dL/dh|| (log স্কেল)",
         "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, default init, batch ২৫৬":
             "৩০টি hidden স্তর, প্রতিটিতে ৬৪টি neuron, PyTorch-এর নিজস্ব init, batch ২৫৬",
     },
@@ -192,6 +194,9 @@ LABEL_BN_5 = {
         "প্রতি ধাপ (ms, median)": "প্রতি ধাপে সময়ের median (ms)",
         "validation accuracy": "validation-এ accuracy",
         "logit-এর সর্বোচ্চ পার্থক্য": "fp32-এর সঙ্গে logit-এর সর্বোচ্চ পার্থক্য",
+        # the table shows five of the thirty layers, not each
+        "৩০ স্তরের plain tanh MLP: প্রতিটি স্তরে weight-এর gradient norm":
+            "৩০ স্তরের plain tanh MLP: বাছাই করা কয়েকটি স্তরে weight-এর gradient norm",
         **{f"{where}-তে প্রতি ধাপে প্রশিক্ষণের loss: fp32, bf16, fp16 + GradScaler":
            f"{where}-তে প্রতি ধাপে training loss: fp32, bf16, fp16 + GradScaler" for where in ("CPU", "CUDA")},
         "প্রশিক্ষণের loss": "training ডেটায় loss",   # an axis label needs Bangla script
@@ -226,7 +231,7 @@ ROW_BN_5 = {
     "clip_api": {"clip_table": {"case": {
         "g = [0.3, 0.4], max_norm 5 (small)": "g = [0.3, 0.4], max_norm 5 (ছোট)",
         "g = [3.0, 4.0, 12.0]": "g = [3, 4, 12]",
-        "g = [-3.0, 0.5, 2.0]": "g = [-3, 0.5, 2]",
+        "g = [-3.0, 0.5, 2.0]": "g = [\u22123, 0.5, 2]",   # the minus sign the number formatter writes
     }}},
     "explode": {"summary_table": {"mode": {"no clip": "clip নেই"}}},
     "grad_norms": {"per_layer": {"model": {"prenorm res relu": "pre-norm residual relu"}}},

@@ -42,7 +42,8 @@ def run(ctx) -> None:
     for i, (grad, c) in enumerate([([3.0, 4.0, 12.0], 2.0), ([-3.0, 0.5, 2.0], 1.0)]):
         p = _param(grad)
         returned = nn.utils.clip_grad_value_([p], clip_value=c)
-        rows.append({"case": f"g = [{', '.join(f'{g:g}' for g in grad)}]",
+        # the label writes a minus as the number formatter does (−3), so one row does not show '-3'
+        rows.append({"case": f"g = [{', '.join(f'{g:g}'.replace('-', chr(0x2212)) for g in grad)}]",
                      "function": f"clip_grad_value_(clip_value={c:g})",
                      "returned": None if returned is None else repr(returned), "after": [p.grad.tolist()],
                      "new_norm": fnum(p.grad.norm())})

@@ -198,7 +198,7 @@ def run(ctx) -> None:
     res.table("kd_table", ("প্রতি seed-এ student-এর test macro-F1", "Student test macro-F1 over seeds"), [
         ("setting", "student যা থেকে শেখে", "student learns from"),
         ("labels", "label-এর সংখ্যা", "labels", ","),   # "," groups the Indian way: ৭,৫১০
-        ("steps", "optimiser-এর ধাপ", "optimiser steps"),
+        ("steps", "optimizer-এর ধাপ", "optimiser steps"),
         ("per_seed", "প্রতি seed-এ test macro-F1", "test macro-F1 per seed"),
         ("mean", "গড়", "mean", ".4f"),
         ("sd", "SD", "SD", ".4f"),

@@ -156,7 +156,7 @@ def run(ctx) -> None:
     res.add_series("loss_curves", (f"প্রতি ধাপে training loss (median; ছায়া: {format_number(n, bangla=True)}টি "
                                    "seed-এর সর্বনিম্ন থেকে সর্বোচ্চ)",
                                    f"Training loss per step (median, band = min-max over {n} seeds)"), xs, lines,
-                   x_label=("ধাপ", "step"), y_label=("loss (লগ স্কেল)", "loss (log scale)"), log_y=True, bands=bands)
+                   x_label=("ধাপ", "step"), y_label=("loss (log স্কেল)", "loss (log scale)"), log_y=True, bands=bands)
     max_value_norm = cfg["clip_value"] * math.sqrt(n_params)
     res.values["n_params"] = n_params
     res.values["value_clip_max_norm"] = max_value_norm

@@ -127,7 +127,7 @@ def run(ctx) -> None:
                    list(range(1, depth + 1)), lines_out,
                    x_label=(f"স্তর ({format_number(1, bangla=True)} = input-এর পাশেরটি)",
                             "layer (1 = next to the input)"),
-                   y_label=("||dL/dh|| (লগ স্কেল)", "||dL/dh|| (log scale)"), log_y=True)
+                   y_label=("||dL/dh|| (log স্কেল)", "||dL/dh|| (log scale)"), log_y=True)
     res.notes.append("One batch, one seed, PyTorch's default nn.Linear init (weight variance about 1/(3n)).")
     res.notes.append("Norms are computed in float64 from the float32 gradients; *_first_f32norm is tensor.norm() "
                      "in float32, which reads 0.0 when the squares of tiny entries underflow.")

@@ -191,8 +191,8 @@ def run(ctx) -> None:
                      "true/false only when the min-max ranges do not overlap, else 'about_equal'.")
     depth_u = 6 if ctx.quick else 30
     urows = underflow_rows(depth_u, 16 if ctx.quick else 64, 256, cfg["seed"], data)
-    res.table("underflow_table", (f"{format_number(depth_u, bangla=True)} স্তরের plain tanh MLP: প্রতিটি স্তরে "
-                                 "weight-এর gradient norm",
+    res.table("underflow_table", (f"{format_number(depth_u, bangla=True)} স্তরের plain tanh MLP: বাছাই করা "
+                                 "কয়েকটি স্তরে weight-এর gradient norm",
                                  f"{depth_u}-layer plain tanh MLP: weight-gradient norm per layer"), [
         ("layer", "স্তর", "layer"),
         ("fp32", "fp32", "fp32", ".3g"),

@@ -22,8 +22,8 @@ LATIN_WORDS = set("""
 accuracy autocast b.grad batch bf16 BiGRU bit bitsandbytes block causal classifier clip
 clip_grad_norm_ clip_grad_value_ clip_value clipping CPU CUDA dense Dense device dL/dh double dyn-act
 dynamic encoder epoch error F1 FFN footprint fp16 fp32 function g generation gradient GradScaler hard
-hidden inf inference init input int4 int8 Int8Tensor KD label latency Linear LLM.int8 LM
-logit loss macro magnitude max_norm median memory MiB MLP model ms NaN neuron NF4 norm optimiser output
+hidden inf inference init input int4 int8 Int8Tensor KD label latency Linear log LLM.int8 LM
+logit loss macro magnitude max_norm median memory MiB MLP model ms NaN neuron NF4 norm optimizer output
 Parameter parameter perplexity plain pre-norm precision process pruned pruning Pruning quant ReLU relu
 residual RSS run s scaling SD seed sigmoid soft structured student T tanh target teacher Teacher Tensor
 test token torch.ao torchao training underflow unstructured validation value w W.grad weight
