@@ -154,6 +154,40 @@ def test_admonitions_and_tabs_become_titles_over_dedented_text(files):
     assert "<div" not in text and "</div>" not in text and "!!!" not in text and "===" not in text
 
 
+CLOSED = '''# পাঠ
+
+অনুশীলনী আগে।
+
+??? success "অনুশীলনীর পরে খুলুন"
+    সমাধান: [[gradient|ঢাল]] ছোট করুন।
+
+    ```pycell id="solved"
+    lr = 0.1
+    ```
+
+    আরও কথা।
+
+???+ note "খোলা বাক্স"
+    সবার জন্য।
+
+শেষ কথা।
+'''
+
+
+def test_a_box_the_page_shows_closed_stays_closed_in_the_notebook(components):
+    notebook = json.loads(files_of(components, read(components, CLOSED), CLOSED).notebook)
+    nbformat.validate(nbformat.reads(json.dumps(notebook), as_version=4))
+    sources = ["".join(cell["source"]) for cell in notebook["cells"]]
+    before, code, after = sources[1], sources[2], sources[3]
+    assert before.startswith("# পাঠ") and before.endswith(
+        "<details><summary>অনুশীলনীর পরে খুলুন</summary>\n\nসমাধান: ঢাল ছোট করুন।\n\n</details>")
+    assert code == "lr = 0.1" and notebook["cells"][2]["metadata"]["jupyter"] == {
+        "source_hidden": True, "outputs_hidden": True}
+    assert after.startswith("<details><summary>অনুশীলনীর পরে খুলুন</summary>\n\nআরও কথা।\n\n</details>")
+    assert "**খোলা বাক্স**\n" in after and "<details>" not in after.split("</details>", 1)[1]  # ???+ is open
+    assert "সবার জন্য।" in after and after.rstrip().endswith("শেষ কথা।") and "???" not in "".join(sources)
+
+
 def test_a_fenced_example_stays_text_not_a_cell(files):
     text = markdown_text(json.loads(files.notebook))
     assert '````markdown\n```pycell\nprint("শুধু উদাহরণ")\n```\n````' in text

@@ -4,7 +4,9 @@ and the page's links to them. No MkDocs here: the engine calls in and writes the
 The page model (page/model.py) gives the page's fences with their lines. The Markdown between code
 becomes markdown cells: formulas stay TeX (Jupyter renders ``$...$`` and ``$$...$$`` itself),
 glossary marks become their words, admonitions and content tabs (which Jupyter does not know)
-become a bold title over their dedented body. Each ``pycell`` and each exercise's starter becomes
+become a bold title over their dedented body, and a closed collapsible block (``??? "title"``, as
+the page shows it closed) stays closed: its text inside <details> under its title, its code cells
+collapsed (``metadata.jupyter.source_hidden``). Each ``pycell`` and each exercise's starter becomes
 a code cell with its cell id in ``metadata.pathshala.cell_id`` (download.js swaps in the reader's
 saved edits by it); a cell meant to fail is tagged ``raises-exception`` (Jupyter's own tag, so Run
 all goes on past it). Components become what a learner in Jupyter can use (each kind says what:
@@ -35,7 +37,7 @@ from .components.base import NotebookPart
 RAISES_TAG = "raises-exception"   # Jupyter and nbconvert run on past a cell tagged so
 PYTHON_CELL = "# %%"              # a cell of the percent format starts with this line
 _RUN_NOTE_KINDS = {"run-table", "run-chart", "run-provenance", "run-index"}   # run-claim shows nothing
-_CONTAINER = re.compile(r"^(?P<indent> *)(?:!!!|\?\?\?\+?|===)[ \t]+(?P<rest>.*)$")   # admonition, details, tab
+_CONTAINER = re.compile(r"^(?P<indent> *)(?P<kind>!!!|\?\?\?\+?|===)[ \t]+(?P<rest>.*)$")   # admonition, details, tab
 _TITLE = re.compile(r'"([^"]*)"')
 _MARKDOWN_DIV = re.compile(r"^\s*<div\b[^>]*\bmarkdown\b[^>]*>\s*$")                # md_in_html wrappers
 _DIV_END = re.compile(r"^\s*</div>\s*$")
@@ -98,48 +100,63 @@ def _name(src: str) -> str:
 # -- the notebook --------------------------------------------------------------------------
 def lesson_notebook(page: PageModel, markdown: str, terms: dict[str, dict], parts: dict[int, NotebookPart | None]) -> dict:
     """``parts``: what each component (by its line) becomes."""
-    lines = _text_lines(markdown.split("\n"), page, terms)
+    lines, closed = _text_lines(markdown.split("\n"), page, terms)
     cells_by_line = {spec.line: spec for spec in page.cells}
     blocks_by_line = {block.line: block for block in page.blocks}
     title = next((line[2:].strip() for line in lines if line and line.startswith("# ")), page.slug)
     cells = [_markdown_cell(t("download.intro", title=title))]
-    text: list[str] = []
+    text: list[tuple[str, str | None]] = []   # a line of text, and the closed box it is in (its title)
+
+    def add(entries, box: str | None = None) -> None:
+        text.extend((entry, box) for entry in entries)
 
     def flush() -> None:
-        kept: list[str] = []  # one blank line between paragraphs is enough
-        for entry in text:
+        groups: list[tuple[str | None, list[str]]] = []   # runs of lines in the same closed box (or none)
+        for entry, box in text:
+            if not groups or groups[-1][0] != box:
+                groups.append((box, []))
+            kept = groups[-1][1]  # one blank line between paragraphs is enough
             if entry.strip() or not kept or (kept[-1].strip() and not kept[-1].endswith("\n")):
                 kept.append(entry)
-        source = "\n".join(kept).strip("\n")
-        if source.strip():
-            cells.append(_markdown_cell(source))
+        parts = []
+        for box, kept in groups:
+            source = "\n".join(kept).strip("\n")
+            if source.strip():
+                parts.append(f"<details><summary>{escape(box)}</summary>\n\n{source}\n\n</details>" if box else source)
+        if parts:
+            cells.append(_markdown_cell("\n\n".join(parts)))
         text.clear()
 
     cursor = 0
     for fence in page.fences:
         start, end = fence.line - 1, min(fence.end, len(lines))
-        text.extend(line for line in lines[cursor:start] if line is not None)
+        for number in range(cursor, start):
+            if lines[number] is not None:
+                add([lines[number]], closed[number])
         cursor = end
+        box = closed[start] if start < len(closed) else None
         spec = cells_by_line.get(fence.line) if fence.name == FENCE_LANGUAGE else None
         block = blocks_by_line.get(fence.line)
         if spec is not None:
             flush()
-            cells.append(_code_cell(spec.code, spec.cell_id, raises=bool(spec.raises)))
+            cells.append(_code_cell(spec.code, spec.cell_id, raises=bool(spec.raises), hidden=box is not None))
         elif block is not None and parts.get(block.line) and parts[block.line].code is not None:
             part = parts[block.line]
-            text.extend(["", _plain_glossary(part.text, terms), ""])
+            add(["", _plain_glossary(part.text, terms), ""], box)
             flush()
-            cells.append(_code_cell(part.code, part.cell_id, raises=True))
+            cells.append(_code_cell(part.code, part.cell_id, raises=True, hidden=box is not None))
         elif block is not None:
             part = parts.get(block.line)
             note = part.text if part else (t("download.runs") if block.kind in _RUN_NOTE_KINDS else None)
             note = note and _plain_glossary(note, terms)
-            last = next((line for line in reversed(text) if line.strip()), None)
+            last = next((line for line, _ in reversed(text) if line.strip()), None)
             if note and note != last:  # one note for a run of run tables
-                text.extend(["", note, ""])
+                add(["", note, ""], box)
         else:  # any other fence (an example, another language) is part of the text, kept whole
-            text.append("\n".join(line for line in lines[start:end] if line is not None))
-    text.extend(line for line in lines[cursor:] if line is not None)
+            add(["\n".join(line for line in lines[start:end] if line is not None)], box)
+    for number in range(cursor, len(lines)):
+        if lines[number] is not None:
+            add([lines[number]], closed[number])
     flush()
     return {
         "nbformat": 4, "nbformat_minor": 4,
@@ -159,21 +176,26 @@ def _markdown_cell(source: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _source(source)}
 
 
-def _code_cell(code: str, cell_id: str, raises: bool = False) -> dict:
+def _code_cell(code: str, cell_id: str, raises: bool = False, hidden: bool = False) -> dict:
     metadata: dict = {"tags": [RAISES_TAG]} if raises else {}
+    if hidden:  # inside a box the page shows closed: JupyterLab and VS Code show the cell collapsed
+        metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
     metadata["pathshala"] = {"cell_id": cell_id}  # last: the .py's cell line ends with it
     return {"cell_type": "code", "execution_count": None, "metadata": metadata, "outputs": [],
             "source": _source(code)}
 
 
-def _text_lines(lines: list[str], page: PageModel, terms: dict[str, dict]) -> list[str | None]:
+def _text_lines(lines: list[str], page: PageModel, terms: dict[str, dict]) -> tuple[list[str | None], list[str | None]]:
     """The page's lines, one for one (None: a line dropped), with admonitions, collapsible blocks
     and content tabs turned into a bold title over their body, dedented; md_in_html <div> wrappers
     dropped; glossary marks turned into words. Lines inside fences are only dedented with their
-    container."""
+    container. Beside them, for each line, the title of the closed collapsible block (``???``) it
+    is in, or None; that block's own title line is dropped (the title goes to its <summary>)."""
     inside_fence = {n for fence in page.fences for n in range(fence.line + 1, fence.end)}
     out: list[str | None] = []
+    closed: list[str | None] = []
     bodies: list[int] = []  # the body indentation of each open container
+    boxes: list[str | None] = []  # beside each: the title if it is a closed collapsible block
     open_divs = 0
     for number, raw in enumerate(lines, start=1):
         line = raw.expandtabs(4)
@@ -181,16 +203,21 @@ def _text_lines(lines: list[str], page: PageModel, terms: dict[str, dict]) -> li
         if line.strip() and number not in inside_fence:
             while bodies and indent < bodies[-1]:
                 bodies.pop()
+                boxes.pop()
         strip = bodies[-1] if bodies else 0
         body = line[min(strip, indent):] if line.strip() else ""
+        closed.append(next((box for box in reversed(boxes) if box), None))
         if number in inside_fence:
             out.append(body)
             continue
         container = _CONTAINER.match(line)
         if container:
             title = _TITLE.search(container["rest"])
-            out.append(f"**{title[1]}**\n" if title and title[1].strip() else None)
+            named = title[1].strip() if title else ""
+            shut = container["kind"] == "???"
+            out.append(f"**{named}**\n" if named and not shut else None)
             bodies.append(indent + 4)
+            boxes.append((_plain_glossary(named, terms) or t("download.closed_box")) if shut else None)
         elif _MARKDOWN_DIV.match(line):
             open_divs += 1
             out.append(None)
@@ -199,7 +226,7 @@ def _text_lines(lines: list[str], page: PageModel, terms: dict[str, dict]) -> li
             out.append(None)
         else:
             out.append(_plain_glossary(body, terms))
-    return out
+    return out, closed
 
 
 def _plain_glossary(line: str, terms: dict[str, dict]) -> str:
