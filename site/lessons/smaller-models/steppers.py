@@ -224,6 +224,8 @@ def kd_loss(teacher, student, temperature, alpha, label):
     grad_total = [a * (qi - yi) + (1 - a) * g for qi, yi, g in zip(q1, onehot, grad_kd)]
     Ts = fmt(T)
     # the notes below speak of softening; T < 1 sharpens instead, and T = 1 changes nothing
+    # the step titles name the distributions the same way: soft (T > 1), sharp (T < 1), plain (T = 1)
+    shape = "নরম " if T > 1 else "খাড়া " if T < 1 else ""
     if T > 1:
         divide_note = "দুই model-এর logit T দিয়ে ভাগ করলে তাদের পারস্পরিক দূরত্ব ছোট হয়, বণ্টন নরম হয়।"
         soft_note = "প্রতিটি ঘাতকে যোগফল দিয়ে ভাগ করলে সম্ভাবনা মেলে; ছোট শ্রেণিগুলোর ভাগও এখন চোখে পড়ে।"
@@ -244,9 +246,9 @@ def kd_loss(teacher, student, temperature, alpha, label):
     steps = [
         Step("Temperature-এ ভাগ", f"{fmt_vec(teacher)} / {Ts} ;  {fmt_vec(student)} / {Ts}",
              f"{fmt_vec(zt_T)} ;  {fmt_vec(zs_T)}", divide_note),
-        Step("Teacher-এর নরম বণ্টন p", exp_calc, fmt_vec(p), soft_note),
+        Step(f"Teacher-এর {shape}বণ্টন p", exp_calc, fmt_vec(p), soft_note),
         Step("তুলনা: T = ১-এ teacher", f"softmax({fmt_vec(teacher)})", fmt_vec(p1), compare_note),
-        Step("Student-এর নরম বণ্টন q", f"softmax({fmt_vec(zs_T)})", fmt_vec(q),
+        Step(f"Student-এর {shape}বণ্টন q", f"softmax({fmt_vec(zs_T)})", fmt_vec(q),
              "একই temperature-এ student কোন শ্রেণিকে কতটা দিচ্ছে, তা teacher-এর পাশে রাখা হলো।"),
         Step("KL-এর পদ", "p · ln(p / q), প্রতিটি শ্রেণিতে", fmt_vec(terms),
              "কোনো কোনো পদ ঋণাত্মক হতে পারে, তাতে সমস্যা নেই; যোগফলটিই মাপ।"),

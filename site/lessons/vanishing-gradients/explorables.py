@@ -3,7 +3,8 @@
 Two scalar chains through the same sigmoid. Plain: h_k = σ(w·h_{k−1}), so each layer multiplies the
 gradient by w·σ′; residual: x_k = x_{k−1} + σ(w·x_{k−1}) − ½ (centred so x grows slowly; the
 constant leaves the slope alone), so each block multiplies it by 1 + w·σ′. The reader slides the depth and the weight w and watches the two
-products part on a log axis. NumPy and matplotlib are imported inside the function: the reader's
+products part on a log axis; a small linear panel below shows the residual alone, whose rise is
+invisible on a log axis that spans 120 decades. NumPy and matplotlib are imported inside the function: the reader's
 Python imports this module before any package is loaded.
 """
 
@@ -39,22 +40,32 @@ def depth_products(depth, w):
         plain[k], residual[k] = plain_product, residual_product
 
     layers = np.arange(1, depth + 1)
-    fig, ax = plt.subplots(figsize=(5.6, 3.2))
-    ax.semilogy(layers, plain, "o-", color="#c62828", markersize=2, linewidth=1, label="plain: ∏ w·σ′")
-    ax.semilogy(layers, residual, "o-", color="#2e7d32", markersize=2, linewidth=1, label="residual: ∏ (1 + w·σ′)")
+    # two panels on one depth axis: log (both chains) and, below, linear (residual alone), since on
+    # a log axis 120 decades tall the residual's rise from 1 to a few is under a point high
+    fig, (ax, lin) = plt.subplots(2, 1, figsize=(5.6, 4.2), sharex=True, gridspec_kw={"height_ratios": [2.4, 1]})
+    # plain lines, no markers: a marker is one SVG element per layer, and the page has an element budget
+    ax.semilogy(layers, plain, "-", color="#c62828", linewidth=1.2, label="plain: ∏ w·σ′")
+    ax.semilogy(layers, residual, "-", color="#2e7d32", linewidth=1.2, label="residual: ∏ (1 + w·σ′)")
     ax.axhline(1.0, color="#9e9e9e", linewidth=1, linestyle="--")
     ax.set_xlim(0, 61)  # fixed axes: moving a slider changes the lines, not the frame
     # the frame holds every slider position: plain reaches ~1e-108 (L = 60, w = 6), residual stays below 10
     ax.set_ylim(1e-115, 1e5)
     ax.set_yticks([1e-100, 1e-50, 1.0])  # few tick labels: text is most of a figure's drawing time
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _position: format_number(value, "g", bangla=True)))
     ax.yaxis.set_major_formatter(FuncFormatter(
         lambda value, _position: format_number(value, "g", bangla=True) if value == 1
         else format_number(value, ".0e", bangla=True, prose=True)))
-    ax.set_xlabel("গভীরতা (স্তর)")
-    ax.set_ylabel("স্তর ১-এ পৌঁছানো gradient-এর গুণনীয়ক")
+    ax.set_ylabel("গুণনীয়ক (log স্কেল)")
     ax.legend(fontsize=8, loc="lower left")
+    lin.plot(layers, residual, "-", color="#2e7d32", linewidth=1.2)
+    lin.axhline(1.0, color="#9e9e9e", linewidth=1, linestyle="--")
+    lin.set_ylim(0, 9.5)  # the residual's largest over the slider grid is about 8.5
+    lin.set_yticks([0, 4, 8])
+    lin.yaxis.set_major_formatter(FuncFormatter(lambda value, _position: format_number(value, "g", bangla=True)))
+    lin.set_ylabel("residual\n(রৈখিক স্কেল)", fontsize=8)
+    lin.xaxis.set_major_formatter(FuncFormatter(lambda value, _position: format_number(value, "g", bangla=True)))
+    lin.set_xlabel("গভীরতা (স্তর)")
     shown_plain = format_number(plain[-1], sig=2, bangla=True, prose=True)
     shown_residual = format_number(residual[-1], sig=2, bangla=True, prose=True)
-    ax.set_title(f"L = {format_number(depth, 'd', bangla=True)}: plain {shown_plain}, residual {shown_residual}", fontsize=10)
+    ax.set_title(f"L = {format_number(depth, 'd', bangla=True)}, স্তর ১-এ পৌঁছানো gradient-এর গুণনীয়ক: "
+                 f"plain {shown_plain}, residual {shown_residual}", fontsize=9)
     return fig

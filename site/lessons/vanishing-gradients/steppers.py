@@ -98,6 +98,10 @@ def residual_chain(x0, gain, blocks):
         lowest = min(1 + r[3] for r in rows[:k])   # the smallest shortcut factor 1 + F′ so far
         if k == 1:
             note = f"শুধু F-এর পথে gradient {prose_number(fprime)} গুণ, কিন্তু shortcut থাকায় {prose_number(1 + fprime)} গুণ।"
+        elif lowest < 0:
+            note = (f"এখানে কোনো block-এ F′ < −১, তাই ১ + F′ ঋণাত্মক (সবচেয়ে ছোটটি {prose_number(lowest)}): "
+                    "gradient-এর চিহ্ন উল্টায়, shortcut-ও তখন রক্ষা করে না; residual গুণফল "
+                    f"{prose_number(rs)}, আর শুধু F-এর পথে {prose_number(pl)}।")
         elif abs(pl) < 1e-6 and a >= 0:
             note = "F-এর পথে gradient কার্যত শূন্য, অথচ residual-এর গুণনীয়কগুলো ১-এর নিচে নামে না।"
         elif abs(pl) < 1e-6 and fmt(lowest) == fmt(1.0):
@@ -106,7 +110,7 @@ def residual_chain(x0, gain, blocks):
         elif abs(pl) < 1e-6 and lowest >= 0.8:
             note = ("F-এর পথে gradient কার্যত শূন্য; shortcut-এর গুণনীয়ক ১ + F′ একের সামান্য নিচে "
                     f"(এ পর্যন্ত সবচেয়ে ছোটটি {prose_number(lowest)}), তাই residual গুণফল ({prose_number(rs)}) "
-                    "ধীরে কমে, শূন্যে ডোবে না।")
+                    "কমে, তবে শুধু F-এর পথের গুণফলের মতো সূচকীয় হারে শূন্যে ডোবে না।")
         elif abs(pl) < 1e-6:
             note = ("F-এর পথে gradient কার্যত শূন্য; এখানে F′ এত ঋণাত্মক যে ১ + F′ কোনো block-এ "
                     f"{prose_number(lowest)}-এ নেমেছে, তাই residual গুণফলও ({prose_number(rs)}) ছোট হয়ে আসে: "
@@ -117,10 +121,14 @@ def residual_chain(x0, gain, blocks):
             note = f"residual গুণফল {prose_number(rs)}, আর শুধু F-এর পথে {prose_number(pl)}।"
         steps.append(Step(f"Block {bn_digits(k)}", calc, f"{fmt(pl)} বনাম {fmt(rs)}", note))
     final_plain, final_res = rows[-1][4], rows[-1][5]
+    flipped = min(1 + r[3] for r in rows) < 0   # some block had F′ < −1
     steps.append(Step("শেষ হিসাব", f"∏(1 + F′) / ∏F′ = {fmt(final_res)} / {fmt(final_plain)}",
                       fmt(final_res / final_plain, 3) if final_plain != 0 else "inf",
                       "F′ ধনাত্মক হলে ১ + F′ > ১, তাই residual-এর গুণফল কমে না; বরং মাপ ধীরে বাড়তে পারে, তাই normalization-ও লাগে।"
                       if a > 0 else
+                      "এখানে F′ ঋণাত্মক, আর কোনো block-এ F′ < −১, তাই ১ + F′ ঋণাত্মক: gradient-এর চিহ্ন উল্টায়, "
+                      "shortcut-ও তখন রক্ষা করে না।"
+                      if flipped else
                       "এখানে F′ ঋণাত্মক, তাই ১ + F′ একের নিচে; shortcut তখনও পুরো পথ বন্ধ হতে দেয় না যতক্ষণ F′ > −১।"
                       if a < 0 else
                       "a = ০ হলে F ধ্রুবক, F′ = ০: শুধু F-এর পথ বন্ধ, আর shortcut-এর গুণনীয়ক ঠিক ১।"))
