@@ -92,7 +92,7 @@ def test_a_components_text_fields_are_prose_and_its_code_is_not():
               x = 1
         ```
         """
-    assert findings(page) == [(3, "layer"), (5, "ওজন"), (8, "ওজন"), (9, "ওজনই"), (14, "1")]  # x = 1 as prose
+    assert findings(page) == [(3, "layer"), (5, "ওজন"), (8, "ওজন"), (9, "ওজনই")]  # "x = 1" is no Bangla line
 
 
 def test_an_empty_block_moves_no_line():
@@ -125,6 +125,11 @@ def test_a_one_line_choice_is_prose_too():
 ])
 def test_numbers_in_prose_go_through_the_formatter(text, found):
     assert [word for _, word in findings(text + "\n")] == found
+
+
+def test_latin_digits_are_a_finding_only_in_a_line_of_bangla():
+    page = "# An English course\n\nThe loss falls 2 times in 10 steps.\n\nএই লাইনে 2 বার।\n"
+    assert findings(page) == [(5, "2")]
 
 
 def test_an_ordered_lists_numbers_are_markup_not_prose():

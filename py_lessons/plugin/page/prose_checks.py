@@ -9,8 +9,8 @@ settings) and reports, with ``page:line``:
   a variant of several words matches them across a line break;
 * a number in exponent form (``3.59e+06``, ``৩.৫৯e+০৬``) or with five or more digits not grouped
   the Indian way (``65504``, ``100,000``): write it with ``{{ … }}`` macros or as ``৬৫,৫০৪``;
-* a number in Latin digits (``16-bit``, ``0.01``, ``ICLR 2015``): prose writes Bangla digits, so a
-  line never shows both; Latin digits belong in code, in math and in names (fp16, int8, GPT-2,
+* a number in Latin digits in a line of Bangla (``16-bit``, ``0.01``, ``ICLR 2015``): Bangla prose
+  writes Bangla digits, so a line never shows both (an English course or line is left alone); Latin digits belong in code, in math and in names (fp16, int8, GPT-2,
   arXiv:1503.02531), and an ordered list's ``1.`` is markup;
 * a reference to the sources' numbering (পর্ব ১৭, অধ্যায় ৩, ছবি ১৭.২, Chapter 5, Figure 3.1), a
   lesson number beyond the course's lessons (পাঠ ৯), or a relative link to nothing in the docs.
@@ -43,6 +43,7 @@ _GROUPED_NUMBER = re.compile(rf"(?<![A-Za-z_{_DIGIT}.,])[{_DIGIT}]{{1,3}}(?:,[{_
 # glued to a letter (fp16, 4bit), not after a name's hyphen or colon (GPT-2, arXiv:1503.02531)
 _LATIN_NUMBER = re.compile(r"(?<![A-Za-z_0-9.,])(?<![A-Za-z][-:])(?<![eE][-+\u2212])(?:[0-9]{1,3}(?:,[0-9]{2,3})+|[0-9]+)(?:\.[0-9]+)?"
                            r"(?![A-Za-z_0-9]|[.,][0-9])")
+_BANGLA_SCRIPT = re.compile("[\u0980-\u09FF]")
 _LIST_MARKER = re.compile(r"^([ \t]*(?:[-*+>][ \t]+)*)[0-9]+[.)](?=[ \t])", re.MULTILINE)
 _SOURCE_NUMBERING = re.compile(
     rf"(?<![{_BANGLA}])(?:পর্ব|অধ্যায়|অধ্যায়)[ \t]*[{_DIGIT}]+(?![{_DIGIT}])"
@@ -150,7 +151,8 @@ class ProseChecker:
         told = _GROUPED_NUMBER.sub(lambda match: _blank(match[0]) if _misgrouped(match[0]) else match[0], told)
         told = _LIST_MARKER.sub(lambda match: match[1] + _blank(match[0][len(match[1]):]), told)
         for match in _LATIN_NUMBER.finditer(told):
-            yield Finding(src, line_of(text, match.start()), match.group(0), LATIN_DIGITS_ADVICE)
+            if _in_bangla_line(told, match.start()):  # an English course, or an English line, is left as written
+                yield Finding(src, line_of(text, match.start()), match.group(0), LATIN_DIGITS_ADVICE)
 
     def _references(self, text: str, src: str):
         for match in _SOURCE_NUMBERING.finditer(text):
@@ -174,6 +176,12 @@ class ProseChecker:
             if path and not _exists(self.docs_dir, folder, path):
                 yield Finding(src, line_of(text, match.start()), target,
                               "a link to nothing in the docs folder (no such page or file)")
+
+
+def _in_bangla_line(text: str, offset: int) -> bool:
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return _BANGLA_SCRIPT.search(text, start, end if end >= 0 else len(text)) is not None
 
 
 def latin_numbers(text: str) -> list[str]:
