@@ -51,8 +51,8 @@ def test_editable_stepper_has_labelled_inputs_with_initial_values():
 
 @pytest.mark.parametrize("body, message", [
     ("id: s\nfunction: no_such_thing", "no stepper named .no_such_thing."),
-    ("id: s\nfunction: norm_clip\ninputs: {max_norm: -3}", "bad inputs"),
-    ("id: s\nfunction: norm_clip\ninputs: {threshold: 3}", "bad inputs"),
+    ("id: s\nfunction: norm_clip\ninputs: {max_norm: -3}", "stepper .norm_clip. rejects these inputs; what a reader would read:\n    "),
+    ("id: s\nfunction: norm_clip\ninputs: {threshold: 3}", "stepper .norm_clip. has no input .threshold."),
     ("function: norm_clip", "needs id"),
     ("id: s\nfunction: norm_clip\ncolour: red", "unknown keys"),
 ])
