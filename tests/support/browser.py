@@ -56,8 +56,19 @@ def wait_state(page, cell_id, states=("done", "error"), timeout=90_000):
 
 
 def run_cell(page, cell_id, timeout=90_000):
+    reveal_cell(page, cell_id)
     cell(page, cell_id).locator('[data-action="run"]').click()
     return wait_state(page, cell_id, timeout=timeout)
+
+
+def reveal_cell(page, cell_id):
+    """Open the closed boxes around a cell by their titles, as a reader reaches a cell inside one
+    (the capstone's 'open after the exercise' box)."""
+    for _ in range(3):  # a box inside a box: the outer one first
+        closed = cell(page, cell_id).locator("xpath=ancestor::details[not(@open)]")
+        if closed.count() == 0:
+            return
+        closed.first.locator(":scope > summary").click()  # document order: the outermost first
 
 
 # The editor's whole text: CodeMirror draws only the lines in view, so the DOM's .cm-line elements
