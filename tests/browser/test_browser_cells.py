@@ -148,8 +148,15 @@ def test_stop_while_a_package_loads_ends_the_run_at_once_and_keeps_python(page, 
     replace_code(page, "demo-numpy", "import sys\nsys.kept = 41")
     assert run_cell(page, "demo-numpy") == "done"
     cell(page, "demo-plot").locator('[data-action="run"]').click()
-    cell(page, "demo-plot").locator("[data-status]").filter(has_text="matplotlib").wait_for(timeout=30_000)
-    cell(page, "demo-plot").locator('[data-action="stop"]').click()
+    # Stop in the same task that sees the loading status: from Playwright, the round trips between
+    # seeing it and clicking could outlast the download on a loaded machine, and Stop then met a
+    # running Python (another test's case) instead of a run that had not begun
+    page.wait_for_function("""() => {
+        const root = document.querySelector('[data-cell-id="demo-plot"]');
+        if (!root.querySelector("[data-status]").textContent.includes("matplotlib")) return false;
+        root.querySelector('[data-action="stop"]').click();
+        return true;
+    }""", timeout=30_000, polling=20)
     assert wait_state(page, "demo-plot", states=("error", "idle"), timeout=1_000) in ("error", "idle")
     assert cell(page, "demo-plot").locator("[data-status]").inner_text() == t("cell.state.stopped")
     replace_code(page, "demo-numpy", "import sys\nprint(sys.kept + 1)")

@@ -199,6 +199,7 @@ export class Cell {
         onInput: (prompt) => this.askLine(prompt),
         onDone: (result, seconds) => this.finished(result, seconds),
         onFatal: (reason) => this.finished({ ok: false, error: "fatal", traceback: format("loader.failed", { reason }) }, 0),
+        onStopping: () => this.setStatus(strings["cell.state.stopping"]),
         onStopped: (how, result) => this.stopped(how, result),
       },
     );

@@ -1,14 +1,18 @@
 // One Pyodide Web Worker shared by every cell of the page, with a queue: one run at a time,
 // each output routed to the cell that asked. Stop uses Pyodide's interrupt buffer when the page
-// is cross-origin isolated (state survives); otherwise, or if Python does not answer within
-// a second, the worker is terminated and a fresh one started. input() waits for the reader on
+// is cross-origin isolated (state survives); otherwise, or if Python does not end the run within
+// STOP_GRACE_MS, the worker is terminated and a fresh one started. input() waits for the reader on
 // shared memory where the page is isolated (the service worker makes the site's pages so), else,
 // where the browser can suspend WebAssembly (JSPI), on a LINE message (worker.js).
 // Messages: see protocol.js.
 import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
 import { offline } from "../site.js";
 
-const INTERRUPT_GRACE_MS = 1000;
+// How long Python may take to end a run after Stop before its worker is replaced (and every
+// variable lost). A second was too short on a loaded 2-core machine: the KeyboardInterrupt's own
+// clean-up and the DONE message crossing a busy page took longer, and Stop restarted a Python that
+// was about to stop. Code stuck in C (no bytecode runs, so no interrupt) pays these seconds more.
+const STOP_GRACE_MS = 3000;
 
 export class PythonWorker {
   constructor({ onProgress } = {}) {
@@ -81,7 +85,8 @@ export class PythonWorker {
 
   /** Queue a job (a RunRequest by default; `request.type` may name another, see protocol.js);
    * handlers: onStart(), onRunning() (Python has begun it), onItem(item), onInput(prompt),
-   * onDone(result, seconds), onFatal(reason), onStopped(how). */
+   * onDone(result, seconds), onFatal(reason), onStopping() (Stop asked Python to end it),
+   * onStopped(how). */
   run(request, handlers) {
     const job = { id: this.nextId++, request, handlers };
     this.queue.push(job);
@@ -148,7 +153,8 @@ export class PythonWorker {
     this.pump();
   }
 
-  /** Stop run `id` (queued or running). Resolves to "dequeued", "interrupted" or "restarted". */
+  /** Stop run `id` (queued or running). Resolves to "dequeued", "interrupted" or "restarted";
+   * while Python is asked to end it, the job's onStopping() is told. */
   stop(id) {
     const queued = this.queue.findIndex((job) => job.id === id);
     if (queued >= 0) {
@@ -177,13 +183,14 @@ export class PythonWorker {
           else { original?.(result, seconds); resolve("interrupted"); }
         };
         job.waitingForInput = false;
+        job.handlers.onStopping?.();
         if (suspendedInput) {
           this.worker.postMessage({ type: TO_PYTHON.LINE, id, line: null });
         } else {
           Atomics.store(this.interrupt, 0, SIGINT); // Python raises KeyboardInterrupt at the next bytecode
           Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE); // an input() wait ends now
         }
-        this.killTimer = setTimeout(restart, INTERRUPT_GRACE_MS);
+        this.killTimer = setTimeout(restart, STOP_GRACE_MS);
       } else {
         restart();
       }
@@ -207,7 +214,7 @@ export class PythonWorker {
       if (!this.interrupt) { this.replaceWorker(); return; }
       Atomics.store(this.interrupt, 0, SIGINT);
       Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE);
-      this.skippedTimer = setTimeout(() => this.replaceWorker(), INTERRUPT_GRACE_MS);
+      this.skippedTimer = setTimeout(() => this.replaceWorker(), STOP_GRACE_MS);
     } else if (data.type === FROM_PYTHON.INPUT) {
       this.worker.postMessage({ type: TO_PYTHON.LINE, id: data.id, line: null }); // a suspended input() ends
     } else if (data.type === FROM_PYTHON.DONE || data.type === FROM_PYTHON.FATAL) {
