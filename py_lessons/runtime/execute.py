@@ -72,6 +72,7 @@ class _OutputBuffer:
     def __init__(self, emit: Emit, limit: int):
         self._emit = emit
         self.left = limit
+        self.units = 0  # characters kept, and 1 per figure: where a trace's step is in the output
         self.truncated = False
         self._stream: str | None = None
         self._pending: list[str] = []
@@ -84,6 +85,7 @@ class _OutputBuffer:
             return
         kept = text[: self.left]
         self.left -= len(kept)
+        self.units += len(kept)
         self.truncated = self.truncated or len(kept) < len(text)
         if stream != self._stream:
             self.flush()
@@ -119,12 +121,12 @@ class _Stream(io.TextIOBase):
         pass  # the buffer decides when to send; it is flushed when the run ends
 
 
-def _code_objects(code) -> set:
+def code_objects(code) -> set:
     """A compiled cell and every function, class and comprehension body inside it."""
     found = {code}
     for const in code.co_consts:
         if hasattr(const, "co_consts"):
-            found |= _code_objects(const)
+            found |= code_objects(const)
     return found
 
 
@@ -137,7 +139,7 @@ def failing_line(exc: BaseException, compiled=None, filename: str = CELL_FILENAM
         return exc.lineno
     if compiled is None:
         return None
-    own = _code_objects(compiled)
+    own = code_objects(compiled)
     line = None
     tb = exc.__traceback__
     while tb is not None:
@@ -168,7 +170,7 @@ def new_namespace() -> dict:
 def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: str = "fig",
              max_output_chars: int = MAX_OUTPUT_CHARS, filename: str = CELL_FILENAME,
              stdin: list[str] | None = None, read_line: LineReader | None = None,
-             input_unavailable: str = INPUT_NO_READER) -> dict:
+             input_unavailable: str = INPUT_NO_READER, tracer=None) -> dict:
     """Execute ``code`` in ``namespace``; call ``emit`` with each output item as it happens.
 
     Items: ``{"type": "stdout"|"stderr", "text"}``, ``{"type": "figure", "svg"}``.
@@ -177,7 +179,9 @@ def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: st
     output beyond ``max_output_chars`` was dropped and ``"exit_code"`` when the cell called
     ``sys.exit()``. ``input()`` reads the ``stdin`` lines first, then asks ``read_line(prompt)``
     (None: the reader stopped the run); with neither it raises InputNotAvailable(``input_unavailable``).
-    The prompt and the line are echoed to stdout, as a terminal shows them.
+    The prompt and the line are echoed to stdout, as a terminal shows them. ``tracer``: a
+    ``tracer(compiled, output_units)`` that returns what runs the code instead of ``exec``
+    (``trace.Recorder``: step through the cell); its report is the result's ``"trace"``.
     """
     if namespace is None:
         namespace = new_namespace()
@@ -197,6 +201,7 @@ def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: st
 
     def emit_figure(item: dict) -> None:
         output.flush()  # text printed before plt.show() must appear before the figure
+        output.units += 1
         emit(item)
 
     figures.begin_cell(emit_figure, figure_prefix)
@@ -204,12 +209,16 @@ def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: st
     result: dict = {"ok": True}
     original_input = builtins.input
     builtins.input = cell_input  # modules the cell calls read through it too
-    compiled, input_reason = None, ""
+    compiled, input_reason, recorder = None, "", None
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             try:
                 compiled = compile(code, filename, "exec")
-                exec(compiled, namespace)
+                if tracer is None:
+                    exec(compiled, namespace)
+                else:
+                    recorder = tracer(compiled, lambda: output.units)
+                    recorder.run(compiled, namespace)
                 figures.flush_open_figures()
             except SystemExit as exc:
                 # sys.exit() ends a script; in a cell it just ends the run (a non-zero code is an error).
@@ -232,6 +241,8 @@ def run_cell(code: str, namespace: dict | None, emit: Emit, *, figure_prefix: st
         figures.end_cell()
     if output.truncated:
         result["truncated"] = True
+    if recorder is not None:
+        result["trace"] = recorder.report()
     if not result["ok"]:
         if result.get("line") is None:
             result.pop("line", None)

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from . import checking, execute, figures
+from . import checking, execute, figures, trace
 from .content import CONTENT_PACKAGE
 from .fonts import BANGLA_FONT_FAMILY, FONT_DIR, install_font_cache
 
@@ -140,16 +140,28 @@ def reset() -> None:
     _sessions.clear()
 
 
-def run(code: str, session: str | None, emit, figure_prefix: str = "fig", stdin_json: str = "[]") -> str:
+def run(code: str, session: str | None, emit, figure_prefix: str = "fig", stdin_json: str = "[]",
+        trace_json: str = "null") -> str:
     """Run a cell; ``emit`` gets each item as a JSON string; ``stdin_json``: lines input() reads
-    before asking the reader (a JSON list). Returns the result as JSON."""
+    before asking the reader (a JSON list); ``trace_json``: null, or ``{"maxSteps", "maxBytes"}``
+    (either may be left out) to step through it: the run is the same, in the same session, and
+    the result carries its steps (``trace.Recorder``). Returns the result as JSON."""
     if session:
         namespace = _sessions.setdefault(session, execute.new_namespace())
     else:
         namespace = execute.new_namespace()
+    bounds = json.loads(trace_json)
+    tracer = None
+    if bounds is not None:
+        def tracer(compiled, output_units):
+            return trace.Recorder(compiled, output_units, max_steps=int(bounds.get("maxSteps", trace.MAX_STEPS)),
+                                  max_bytes=int(bounds.get("maxBytes", trace.MAX_BYTES)))
     result = execute.run_cell(code, namespace, lambda item: emit(json.dumps(item)), figure_prefix=figure_prefix,
                               stdin=json.loads(stdin_json), read_line=_keyboard["read_line"],
-                              input_unavailable=_keyboard["unavailable"])
+                              input_unavailable=_keyboard["unavailable"], tracer=tracer)
+    if result.get("error") == "TraceLimit":  # the bound, not the reader's error: no traceback to show
+        result = {"ok": False, "error": "TraceLimit", "message": "", "traceback": "",
+                  **{key: result[key] for key in ("trace", "truncated") if key in result}}
     return json.dumps(result)
 
 

@@ -77,10 +77,11 @@ class PyodideRunner:
         return answer
 
     def run(self, code: str, session: str | None, figure_prefix: str, timeout: float,
-            stdin: list[str] | None = None) -> dict:
-        """Run one cell (``stdin``: the lines its input() reads); returns ``{"items": [...], "result": {...}}``."""
+            stdin: list[str] | None = None, trace: dict | None = None) -> dict:
+        """Run one cell (``stdin``: the lines its input() reads; ``trace``: step through it, see
+        protocol.js); returns ``{"items": [...], "result": {...}}``."""
         answer = self._request({"type": "run", "code": code, "session": session, "figurePrefix": figure_prefix,
-                                "stdin": list(stdin or [])}, timeout)
+                                "stdin": list(stdin or []), "trace": trace}, timeout)
         return {"items": answer["items"], "result": answer["result"]}
 
     def check(self, code: str, checks: str, timeout: float) -> dict:

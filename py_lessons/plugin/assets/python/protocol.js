@@ -51,14 +51,17 @@ export const INPUT_LINE = Object.freeze({
  * @typedef {{ok: true, exit_code?: number, truncated?: boolean}
  *   | {ok: false, error: string, message: string, traceback: string, line?: number, explain?: string,
  *      truncated?: boolean}} RunResult
- *   What py_lessons.runtime.execute.run_cell returns (line: the failing line of the cell's code).
+ *   What py_lessons.runtime.execute.run_cell returns (line: the failing line of the cell's code),
+ *   with `trace: {steps, limited, max_steps, max_bytes}` for a traced run (error "TraceLimit":
+ *   the run ended at the trace's bound).
  * @typedef {{stage: "code" | "checks", result: RunResult}} CheckOutcome
  *   What py_lessons.runtime.checking.check_exercise returns.
  * @typedef {{ok: true, value: any} | {ok: false, error: string, message: string}} CallResult
  *
  * @typedef {{type: "run", id: number, code: string, session: string | null, figurePrefix: string,
- *   stdin?: string[]}} RunRequest
- *   stdin: lines input() reads before asking the reader (the build's `stdin` cell option).
+ *   stdin?: string[], trace?: {maxSteps?: number, maxBytes?: number}}} RunRequest
+ *   stdin: lines input() reads before asking the reader (the build's `stdin` cell option);
+ *   trace: step through the run (py_lessons.runtime.trace): its result carries `trace`.
  * @typedef {{type: "check", id: number, code: string, checks: string, figurePrefix: string}} CheckRequest
  * @typedef {{type: "call", id: number, module: string, function: string, kwargs: string, imports?: string}} CallRequest
  *   kwargs: a JSON object as text; imports: Python import lines whose packages are loaded first

@@ -1,0 +1,127 @@
+"""Stepping through a cell (py_lessons.runtime.trace, through session.run as the page's worker
+calls it): the recorded steps of small programs equal the hand-written ones of
+tests/support/trace_cases.py, the bounds hold, summaries stay small whatever the value, and a
+traced run leaves the session as a Run would."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from py_lessons.runtime import session, trace
+from support.trace_cases import CASES, NUMPY_IN_PLACE, NUMPY_IN_PLACE_ARRAYS, arrays_of, compact
+
+
+def traced(code, bounds=None, session_name=None):
+    items = []
+    result = json.loads(session.run(code, session_name, lambda item: items.append(json.loads(item)), "fig", "[]",
+                                    json.dumps(bounds or {})))
+    return result, items
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_steps_equal_the_hand_written_ones(name):
+    code, expected = CASES[name]
+    result, _ = traced(code)
+    assert compact(result["trace"]["steps"]) == [tuple(step) for step in expected]
+    assert result["trace"]["limited"] is False
+
+
+def test_an_exception_mid_loop_ends_the_run_as_run_does():
+    code, _ = CASES["exception_mid_loop"]
+    result, _ = traced(code)
+    assert (result["ok"], result["error"], result["line"]) == (False, "ValueError", 5)
+    assert "ValueError: two" in result["traceback"]
+
+
+def test_recursion_names_the_calls_around_the_step():
+    code, _ = CASES["recursion"]
+    steps = traced(code)[0]["trace"]["steps"]
+    deepest = max(steps, key=lambda step: step["depth"])
+    # fact(1) runs inside fact(2) (line 4), inside fact(3) (line 4), inside the cell (line 5)
+    assert deepest["stack"] == [["", 5], ["fact", 4], ["fact", 4]]
+
+
+def test_a_numpy_update_in_place_is_a_change():
+    result, _ = traced(NUMPY_IN_PLACE)
+    assert arrays_of(result["trace"]["steps"], "w") == NUMPY_IN_PLACE_ARRAYS
+
+
+def test_only_this_cells_code_is_stepped_through():
+    """An earlier cell's function and NumPy's own Python run untraced: their lines are not the
+    reader's cell's lines."""
+    traced("def helper(a):\n    b = a + 1\n    return b\n", session_name="s-own")  # another cell
+    result, _ = traced("import numpy as np\ny = helper(1)\nz = np.linspace(0, 1, 3)\n", session_name="s-own")
+    steps = result["trace"]["steps"]
+    assert [(step["line"], step["fn"]) for step in steps] == [(1, ""), (2, ""), (3, "")]
+    assert steps[1]["changed"]["y"]["text"] == "2"
+
+
+def test_a_step_knows_the_output_written_before_it():
+    result, items = traced("print('ab')\nprint('cde')\n")
+    assert [step["out"] for step in result["trace"]["steps"]] == [len("ab\n"), len("ab\ncde\n")]
+    assert "".join(item["text"] for item in items) == "ab\ncde\n"
+
+
+def test_a_million_step_loop_ends_at_the_step_bound_with_its_output_so_far():
+    result, items = traced("i = 0\nwhile i < 10**6:\n    if i == 3:\n        print('three')\n    i += 1\n",
+                           {"maxSteps": 100})
+    assert result["error"] == "TraceLimit" and result["traceback"] == ""
+    assert len(result["trace"]["steps"]) == 100 and result["trace"]["limited"] is True
+    assert "".join(item["text"] for item in items) == "three\n"
+
+
+def test_the_byte_budget_holds():
+    # every step changes a 30-character string: each step's JSON is about 120 bytes
+    budget = 4_000
+    result, _ = traced("for k in range(1000):\n    s = str(k) * 30\n", {"maxBytes": budget})
+    steps = result["trace"]["steps"]
+    assert result["trace"]["limited"] is True and 20 < len(steps) < 1000
+    assert sum(len(json.dumps(step, ensure_ascii=False).encode()) + 1 for step in steps) <= budget
+
+
+def test_a_reader_cannot_catch_the_bound_with_except_exception():
+    result, _ = traced("n = 0\nwhile n < 100_000:\n    try:\n        n += 1\n    except Exception:\n        pass\n",
+                       {"maxSteps": 50})
+    assert result["error"] == "TraceLimit"
+
+
+@pytest.mark.parametrize("value", [
+    np.arange(10**6, dtype=np.float32).reshape(1000, 1000),
+    np.zeros((50, 40, 30)),
+    list(range(10**6)),
+    {i: str(i) * 100 for i in range(1000)},
+    "ক" * 10**6,
+    [[list(range(1000))] * 1000],
+])
+def test_a_summary_is_small_whatever_the_value(value):
+    summary = trace.summarise(value)
+    assert len(json.dumps(summary, allow_nan=False).encode()) < 600
+
+
+def test_an_array_summary_counts_nan_and_inf_and_keeps_a_corner():
+    a = np.arange(30.0).reshape(5, 6)
+    a[0, 0], a[4, 5] = np.inf, np.nan
+    summary = trace.summarise(a)
+    assert (summary["nan"], summary["inf"]) == (1, 1)
+    assert (summary["min"], summary["max"]) == (1.0, 28.0)
+    assert summary["corner"] == [["inf", 1.0, 2.0, 3.0], [6.0, 7.0, 8.0, 9.0], [12.0, 13.0, 14.0, 15.0],
+                                 [18.0, 19.0, 20.0, 21.0]]
+    json.dumps(summary, allow_nan=False)  # the page's JSON.parse takes it
+
+
+def test_a_traced_run_leaves_the_session_as_run_would():
+    code = ("import numpy as np\nw = np.ones(3)\nfor step in range(4):\n    w -= 0.1 * w\n"
+            "def loss(v):\n    return float((v ** 2).sum())\nfinal = loss(w)\n")
+    session.run(code, "s-run", lambda item: None, "fig", "[]")
+    traced(code, session_name="s-trace")
+    ran, stepped = session._sessions["s-run"], session._sessions["s-trace"]
+    assert sorted(ran) == sorted(stepped)
+    assert np.array_equal(ran["w"], stepped["w"]) and ran["final"] == stepped["final"] and ran["step"] == stepped["step"]
+
+
+def test_no_trace_without_asking():
+    result = json.loads(session.run("x = 1\n", None, lambda item: None, "fig", "[]"))
+    assert "trace" not in result
