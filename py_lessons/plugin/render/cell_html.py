@@ -77,6 +77,8 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<button type="button" class="pycell-button pycell-more-button" data-more-button popovertarget="pz-more-{escape(cell_id)}" '
         f'aria-haspopup="true">{escape(t("cell.more"))}</button>'
         f'<div class="pycell-more" id="pz-more-{escape(cell_id)}" popover data-more-menu>'
+        # step through the code line by line, watching its variables (cells/trace-view.js)
+        f'<button type="button" class="pycell-button" data-action="trace">{escape(t("cell.trace"))}</button>'
         f'<button type="button" class="pycell-button" data-action="reset">{escape(t("cell.reset"))}</button></div>'
         f"</div>"
         f'<div class="pycell-editor" data-editor aria-label="{escape(t("cell.editor"))}">'

@@ -13,6 +13,7 @@ import { MoreMenu } from "./more-menu.js";
 import { askLine } from "./input-line.js";
 import { renderItem, renderNotes, renderTraceback } from "./output.js";
 import { ShareControls } from "./share-controls.js";
+import { TraceView } from "./trace-view.js";
 
 // Loading progress goes to whichever cell or component (handlers.cell with setStatus) is waiting.
 function showProgress(progress, job) {
@@ -67,6 +68,7 @@ export class Cell {
     this.buttons.run.addEventListener("click", () => this.run());
     this.buttons.stop.addEventListener("click", () => this.stop());
     this.buttons.reset.addEventListener("click", () => this.reset());
+    this.buttons.trace.addEventListener("click", () => this.trace());
   }
 
   showEdited() { this.edited.show(); }
@@ -96,7 +98,8 @@ export class Cell {
 
   /** Replace the <pre> with a CodeMirror editor (once); keeps focus where the reader put it. */
   mountEditor() {
-    this.editorReady ??= loadEditor().then(({ EditorView, basicSetup, keymap, Prec, python, readableHighlighting, errorLine, setErrorLine }) => {
+    this.editorReady ??= loadEditor().then(({ EditorView, basicSetup, keymap, Prec, python, readableHighlighting, errorLine,
+      setErrorLine, traceLine, setTraceLine }) => {
       const hadFocus = this.host.contains(document.activeElement);
       this.host.replaceChildren();
       this.editor = new EditorView({
@@ -113,14 +116,17 @@ export class Cell {
           // tabindex: the editor is a scrollable region that must be reachable by keyboard
           EditorView.contentAttributes.of({ "aria-label": strings["cell.editor"], tabindex: "0" }),
           errorLine(strings["cell.error.line.marker"]),
+          traceLine(),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             this.saveEdits();
             delete this.root.dataset.errorLine; // the editor dropped its mark: the lines moved
+            if (!this.swapping) this.closeTrace(); // the steps were of the code as it was
           }),
         ],
       });
       this.errorLineEffect = (line) => setErrorLine.of(line);
+      this.traceLineEffect = (line) => setTraceLine.of(line);
       this.scrollEffect = (line) => EditorView.scrollIntoView(this.editor.state.doc.line(line).from, { y: "center" });
       this.root.dataset.editorState = "ready"; // not data-editor: that marks the host element
       if (hadFocus) this.editor.focus();
@@ -167,12 +173,15 @@ export class Cell {
 
   setStatus(text) { this.status.textContent = text; }
 
-  /** Run the cell; resolves to its RunResult (protocol.js), or {ok: false, stopped: true}. */
-  run() {
+  /** Run the cell; resolves to its RunResult (protocol.js), or {ok: false, stopped: true}.
+   * `trace`: step through it (a RunRequest's trace; the view opens when it ends). */
+  run({ trace = null } = {}) {
     if (this.jobId !== null) return this.running ?? Promise.resolve({ ok: false, busy: true }); // already queued or running
     if (!this.root.isConnected) return Promise.resolve({ ok: false, stopped: true }); // its page was left
     this.running = new Promise((resolve) => { this.settle = resolve; });
     const py = sharedWorker();
+    this.closeTrace();
+    this.traced = trace ? [] : null; // the run's output items, for the view's "output so far"
     this.clearErrorLine();
     this.output.replaceChildren();
     this.notes.replaceChildren();
@@ -182,20 +191,20 @@ export class Cell {
     this.setStatus(strings["cell.state.queued"]);
     const timeout = Number(this.root.dataset.timeout || 0);
     this.jobId = py.run(
-      { code: this.code, session: this.session, figurePrefix: `${this.id}-${Date.now()}` },
+      { code: this.code, session: this.session, figurePrefix: `${this.id}-${Date.now()}`, ...(trace ? { trace } : {}) },
       {
         cell: this,
         owner: this.root,
         onStart: () => {
           this.setState("running");
-          this.setStatus(strings["cell.state.running"]);
+          this.setStatus(strings[trace ? "trace.running" : "cell.state.running"]);
         },
         // the author's limit counts from here: Python's time, not the download of what it imports
         onRunning: () => {
           this.root.dataset.pythonBegan = "";
           this.startTimer(timeout);
         },
-        onItem: (item) => renderItem(this.output, item, strings),
+        onItem: (item) => { this.traced?.push(item); renderItem(this.output, item, strings); },
         onInput: (prompt) => this.askLine(prompt),
         onDone: (result, seconds) => this.finished(result, seconds),
         onFatal: (reason) => this.finished({ ok: false, error: "fatal", traceback: format("loader.failed", { reason }) }, 0),
@@ -251,6 +260,9 @@ export class Cell {
       this.setState("done");
       const done = format("cell.state.done", { seconds: seconds.toFixed(2) });
       this.setStatus(result.exit_code !== undefined ? `${strings["cell.exit"]} ${done}` : done);
+    } else if (result.error === "TraceLimit") { // the step-through's bound, not the reader's error
+      this.setState("done");
+      this.setStatus(format("trace.limited", { n: result.trace.steps.length.toLocaleString("en-US") }));
     } else {
       renderTraceback(this.output, result.traceback);
       this.setState("error");
@@ -258,7 +270,42 @@ export class Cell {
       this.setStatus(status);
       this.markErrorLine(result.line, status);
     }
+    if (result.trace) this.openTrace(result.trace);
     this.settle?.(result);
+  }
+
+  /** Step through the cell: a Run recorded line by line, then the view (cells/trace-view.js). */
+  trace() {
+    return this.run({ trace: {} });
+  }
+
+  openTrace(trace) {
+    this.traceView = new TraceView(this, trace, this.traced ?? []);
+    this.traced = null;
+    this.root.querySelector("[data-status]").after(this.traceView.root);
+    this.mountEditor();
+    this.traceView.show(0);
+  }
+
+  closeTrace() {
+    if (!this.traceView) return;
+    this.traceView.root.remove();
+    this.traceView = null;
+    this.markTraceLine(null);
+  }
+
+  /** The line the step-through shows, marked in the editor (null: none). */
+  markTraceLine(line) {
+    if (line === null) delete this.root.dataset.traceLine;
+    else this.root.dataset.traceLine = String(line);
+    this.mountEditor()?.then(() => {
+      if (!this.editor) return;
+      const shown = this.root.dataset.traceLine ? Number(this.root.dataset.traceLine) : null;
+      if (shown !== null && shown > this.editor.state.doc.lines) return;
+      const effects = [this.traceLineEffect(shown)];
+      if (shown !== null) effects.push(this.scrollEffect(shown));
+      this.editor.dispatch({ effects });
+    });
   }
 
   stopped(how, result) {
@@ -266,6 +313,7 @@ export class Cell {
     this.closeLine();
     this.jobId = null;
     this.settle?.({ ok: false, stopped: true });
+    if (result?.trace) this.openTrace(result.trace); // the steps up to Stop
     if (how === "dequeued") { // it never started: nothing ran, nothing was lost
       this.setState("idle");
       this.setStatus(strings["cell.state.stopped"]);

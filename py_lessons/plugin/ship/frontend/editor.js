@@ -25,21 +25,23 @@ export const readableHighlighting = syntaxHighlighting(HighlightStyle.define([
   { tag: tags.className, color: "#8a4b00" },
 ]));
 
-// The failing line of a run: a line highlight (with a title) and a marked line number, set by
-// cells.js after an error (setErrorLine.of(lineNumber), or null to clear); an edit clears it,
-// since lines move.
+// A marked line: the failing line of a run (setErrorLine.of(lineNumber), or null to clear, set by
+// cell.js after an error) and the line a step-through shows (setTraceLine, cells/trace-view.js),
+// each a line highlight with a marked line number; an edit clears both, since lines move.
 export const setErrorLine = StateEffect.define();
+export const setTraceLine = StateEffect.define();
 
-class ErrorLineNumber extends GutterMarker {
-  get elementClass() { return "cm-error-line-number"; }
+class LineNumberMark extends GutterMarker {
+  constructor(className) { super(); this.className = className; }
+  get elementClass() { return this.className; }
 }
-const errorLineNumber = new ErrorLineNumber();
 
-export function errorLine(label) {
+function markedLine(effect, lineClass, label) {
+  const number = new LineNumberMark(`${lineClass}-number`);
   const field = StateField.define({
     create: () => null,
     update(line, transaction) {
-      for (const effect of transaction.effects) if (effect.is(setErrorLine)) line = effect.value;
+      for (const e of transaction.effects) if (e.is(effect)) line = e.value;
       return transaction.docChanged ? null : line;
     },
   });
@@ -47,16 +49,20 @@ export function errorLine(label) {
     const line = state.field(field);
     return line && line <= state.doc.lines ? state.doc.line(line).from : null;
   };
+  const attributes = label ? { title: label } : {};
   return [
     field,
     EditorView.decorations.compute([field], (state) => {
       const from = lineStart(state);
       return from === null ? Decoration.none
-        : Decoration.set([Decoration.line({ class: "cm-error-line", attributes: { title: label } }).range(from)]);
+        : Decoration.set([Decoration.line({ class: lineClass, attributes }).range(from)]);
     }),
     gutterLineClass.compute([field], (state) => {
       const from = lineStart(state);
-      return from === null ? RangeSet.empty : RangeSet.of([errorLineNumber.range(from)]);
+      return from === null ? RangeSet.empty : RangeSet.of([number.range(from)]);
     }),
   ];
 }
+
+export const errorLine = (label) => markedLine(setErrorLine, "cm-error-line", label);
+export const traceLine = () => markedLine(setTraceLine, "cm-trace-line", null);
