@@ -150,26 +150,38 @@ def run(code: str, session: str | None, emit, figure_prefix: str = "fig", stdin_
         namespace = _sessions.setdefault(session, execute.new_namespace())
     else:
         namespace = execute.new_namespace()
-    bounds = json.loads(trace_json)
-    tracer = None
-    if bounds is not None:
-        def tracer(compiled, output_units):
-            return trace.Recorder(compiled, output_units, max_steps=int(bounds.get("maxSteps", trace.MAX_STEPS)),
-                                  max_bytes=int(bounds.get("maxBytes", trace.MAX_BYTES)))
     result = execute.run_cell(code, namespace, lambda item: emit(json.dumps(item)), figure_prefix=figure_prefix,
                               stdin=json.loads(stdin_json), read_line=_keyboard["read_line"],
-                              input_unavailable=_keyboard["unavailable"], tracer=tracer)
-    if result.get("error") == "TraceLimit":  # the bound, not the reader's error: no traceback to show
-        result = {"ok": False, "error": "TraceLimit", "message": "", "traceback": "",
-                  **{key: result[key] for key in ("trace", "truncated") if key in result}}
-    return json.dumps(result)
+                              input_unavailable=_keyboard["unavailable"], tracer=_tracer(trace_json))
+    return json.dumps(_bound_said(result))
 
 
-def check(code: str, checks: str, emit, figure_prefix: str = "exercise") -> str:
+def _tracer(trace_json: str):
+    """execute.run_cell's ``tracer`` for a request's ``trace`` (protocol.js), or None."""
+    bounds = json.loads(trace_json)
+    if bounds is None:
+        return None
+
+    def tracer(compiled, output_units):
+        return trace.Recorder(compiled, output_units, max_steps=int(bounds.get("maxSteps", trace.MAX_STEPS)),
+                              max_bytes=int(bounds.get("maxBytes", trace.MAX_BYTES)))
+    return tracer
+
+
+def _bound_said(result: dict) -> dict:
+    """A run the trace's bound ended is not the reader's error: no traceback to show."""
+    if result.get("error") != "TraceLimit":
+        return result
+    return {"ok": False, "error": "TraceLimit", "message": "", "traceback": "",
+            **{key: result[key] for key in ("trace", "truncated") if key in result}}
+
+
+def check(code: str, checks: str, emit, figure_prefix: str = "exercise", trace_json: str = "null") -> str:
     """Check an exercise (``checking.check_exercise``); ``emit`` gets the reader's code's items
-    as JSON strings. Returns ``{"stage", "result"}`` as JSON."""
-    outcome = checking.check_exercise(code, checks, lambda item: emit(json.dumps(item)), figure_prefix)
-    return json.dumps(outcome)
+    as JSON strings; ``trace_json`` as for ``run``. Returns ``{"stage", "result"}`` as JSON."""
+    outcome = checking.check_exercise(code, checks, lambda item: emit(json.dumps(item)), figure_prefix,
+                                      tracer=_tracer(trace_json))
+    return json.dumps({**outcome, "result": _bound_said(outcome["result"])})
 
 
 def call(module: str, name: str, kwargs_json: str) -> str:

@@ -330,9 +330,12 @@ export class Cell {
    * with an exercise's hidden `checks` (py_lessons.runtime.checking, one fresh namespace). The
    * code's output shows in this cell as for a Run, and the cell's Stop stops it. Resolves to a
    * CheckOutcome {stage, result} (protocol.js), or {stopped: true} if it was stopped or Python
-   * failed, or {busy: true} if the cell was already running. `onStatus(text)`: loading progress. */
-  check(checks, { onStatus } = {}) {
+   * failed, or {busy: true} if the cell was already running. `onStatus(text)`: loading progress;
+   * `trace`: step through the reader's code, the checks' calls of it included (the view opens). */
+  check(checks, { onStatus, trace = null } = {}) {
     if (this.jobId !== null) return Promise.resolve({ busy: true });
+    this.closeTrace();
+    this.traced = trace ? [] : null;
     this.clearErrorLine();
     this.running = null; // not a Run: run() must not hand out an earlier run's result
     this.output.replaceChildren();
@@ -342,12 +345,12 @@ export class Cell {
     return new Promise((resolve) => {
       const end = (outcome) => { this.jobId = null; this.setState("idle"); resolve(outcome); };
       this.jobId = sharedWorker().run(
-        { type: TO_PYTHON.CHECK, code: this.code, checks, figurePrefix: `${this.id}-${Date.now()}` },
+        { type: TO_PYTHON.CHECK, code: this.code, checks, figurePrefix: `${this.id}-${Date.now()}`, ...(trace ? { trace } : {}) },
         {
           cell: { setStatus: (text) => onStatus?.(text) },
           owner: this.root,
           onStart: () => this.setState("running"),
-          onItem: (item) => renderItem(this.output, item, strings),
+          onItem: (item) => { this.traced?.push(item); renderItem(this.output, item, strings); },
           onDone: (outcome) => {
             if (outcome.stage === "code") {
               renderNotes(this.notes, outcome.result, strings);
@@ -356,6 +359,7 @@ export class Cell {
                 this.markErrorLine(outcome.result.line);
               }
             }
+            if (outcome.result?.trace) this.openTrace(outcome.result.trace);
             end(outcome);
           },
           onFatal: (reason) => end({ stopped: true, reason }),

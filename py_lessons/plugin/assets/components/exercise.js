@@ -122,6 +122,24 @@ class Exercise {
       offered = format("exercise.solution.offered", { n: bnDigits(this.state.attempts) });
     }
     this.say(message, format("exercise.attempts", { n: bnDigits(this.state.attempts) }), offered);
+    this.offerTrace();
+  }
+
+  /** After a failed check: step through the reader's code as the checks ran it, the failing case
+   * included (the checks' own lines stay hidden); the view opens in the editor's cell. */
+  offerTrace() {
+    const offer = document.createElement("button");
+    offer.type = "button";
+    offer.className = "pz-button";
+    offer.dataset.action = "trace-check";
+    offer.textContent = strings["exercise.trace"];
+    offer.addEventListener("click", async () => {
+      offer.disabled = true;
+      await this.cell?.check(this.checks, { trace: {} }); // its outcome is the last Check's: only the steps are new
+      offer.disabled = false;
+      this.root.querySelector("[data-trace]")?.scrollIntoView({ block: "nearest" });
+    });
+    this.feedback.append(offer);
   }
 }
 

@@ -62,7 +62,9 @@ export const INPUT_LINE = Object.freeze({
  *   stdin?: string[], trace?: {maxSteps?: number, maxBytes?: number}}} RunRequest
  *   stdin: lines input() reads before asking the reader (the build's `stdin` cell option);
  *   trace: step through the run (py_lessons.runtime.trace): its result carries `trace`.
- * @typedef {{type: "check", id: number, code: string, checks: string, figurePrefix: string}} CheckRequest
+ * @typedef {{type: "check", id: number, code: string, checks: string, figurePrefix: string,
+ *   trace?: {maxSteps?: number, maxBytes?: number}}} CheckRequest
+ *   trace: step through the reader's code, through the checks' calls of it too.
  * @typedef {{type: "call", id: number, module: string, function: string, kwargs: string, imports?: string}} CallRequest
  *   kwargs: a JSON object as text; imports: Python import lines whose packages are loaded first
  *   (an explorable's matplotlib, with its fonts). Both sides call py_lessons.runtime.session.call.

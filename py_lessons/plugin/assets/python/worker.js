@@ -239,7 +239,8 @@ async function runJob({ id, code, checks }, call) {
 const run = (data) => runJob(data, (emit) =>
   enter(session.run, data.code, data.session ?? null, emit, data.figurePrefix ?? "fig", JSON.stringify(data.stdin ?? []),
         JSON.stringify(data.trace ?? null)));
-const check = (data) => runJob(data, (emit) => enter(session.check, data.code, data.checks, emit, data.figurePrefix ?? "exercise"));
+const check = (data) => runJob(data, (emit) => enter(session.check, data.code, data.checks, emit, data.figurePrefix ?? "exercise",
+                                                     JSON.stringify(data.trace ?? null)));
 
 /** A call of a py_lessons function (session.call: the build's runner calls the same one); the
  * packages its `imports` lines name (matplotlib for an explorable, with its fonts) load first. */

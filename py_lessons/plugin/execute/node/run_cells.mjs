@@ -73,7 +73,7 @@ for await (const line of lines) {
   const emit = (item) => items.push(JSON.parse(item));
   const began = performance.now();
   const result = request.type === TO_PYTHON.CHECK
-    ? session.check(request.code, request.checks, emit, request.figurePrefix ?? "exercise")
+    ? session.check(request.code, request.checks, emit, request.figurePrefix ?? "exercise", JSON.stringify(request.trace ?? null))
     : session.run(request.code, request.session ?? null, emit, request.figurePrefix ?? "fig",
       JSON.stringify(request.stdin ?? []), JSON.stringify(request.trace ?? null));
   reply({ type: FROM_PYTHON.DONE, id: request.id, items, result: JSON.parse(result), seconds: (performance.now() - began) / 1000 });

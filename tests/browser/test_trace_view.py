@@ -140,3 +140,22 @@ def test_the_view_fits_a_phone_and_passes_axe(browser, site_url, scheme):
         assert button["height"] >= 44 and button["width"] >= 44
     assert serious_violations(page, f"'{VIEW.format(CELL_ID)}'") == []
     context.close()
+
+
+def test_a_failed_check_offers_to_step_through_the_readers_code(page, site_url):
+    page.goto(site_url + "/guide/")
+    page.wait_for_selector('[data-component="exercise"][data-enhanced]')
+    wait_enhanced(page)
+    exercise = page.locator('[data-component="exercise"][data-id="guide-ex-lr"]')
+    replace_code(page, "guide-ex-lr-code", "w = 4.0\nlr = 0.25\nw = w - lr * 2 * w\nprint(w)\n")
+    exercise.locator('[data-action="check"]').click()
+    page.wait_for_function("() => document.querySelector('[data-id=\"guide-ex-lr\"]').dataset.state === 'failed'",
+                           timeout=120_000)
+    exercise.locator('[data-action="trace-check"]').click()
+    view = page.locator(VIEW.format("guide-ex-lr-code"))
+    view.wait_for(timeout=60_000)
+    assert view.get_attribute("data-trace-steps") == "4"  # the reader's four lines; the checks' are hidden
+    view.locator("[data-trace-step]").fill("4")
+    line, values, changed = shown(view)
+    assert (line, values["w"], values["lr"]) == (4, repr(4.0 - 0.25 * 2 * 4.0), repr(0.25))
+    assert exercise.get_attribute("data-attempts") == "1"  # looking is not another attempt

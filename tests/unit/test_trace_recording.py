@@ -125,3 +125,28 @@ def test_a_traced_run_leaves_the_session_as_run_would():
 def test_no_trace_without_asking():
     result = json.loads(session.run("x = 1\n", None, lambda item: None, "fig", "[]"))
     assert "trace" not in result
+
+
+def test_a_traced_check_steps_through_the_readers_function_on_the_failing_case():
+    """The checks call the reader's function with the case that fails: its lines are steps, the
+    checks' own lines are not (they are hidden from the reader)."""
+    code = "def double(x):\n    y = x + x\n    if x > 2:\n        y = y - 1\n    return y\n"
+    checks = "assert double(1) == 2\nassert double(3) == 6, 'double(3)'\n"
+    outcome = json.loads(session.check(code, checks, lambda item: None, "exercise", "{}"))
+    assert (outcome["stage"], outcome["result"]["error"]) == ("checks", "AssertionError")
+    steps = outcome["result"]["trace"]["steps"]
+    assert compact(steps) == [
+        (1, "", 0, {"double": "double"}),
+        (2, "double", 0, {"x": "1", "y": "2"}),   # double(1), called by the checks: no cell frame around it
+        (3, "double", 0, {}),
+        (5, "double", 0, {}, {"returned": "2"}),
+        (2, "double", 0, {"x": "3", "y": "6"}),   # double(3): the failing case
+        (3, "double", 0, {}),
+        (4, "double", 0, {"y": "5"}),
+        (5, "double", 0, {}, {"returned": "5"}),
+    ]
+
+
+def test_an_untraced_check_has_no_trace():
+    outcome = json.loads(session.check("x = 1\n", "assert x == 1\n", lambda item: None))
+    assert outcome["result"]["ok"] and "trace" not in outcome["result"]
