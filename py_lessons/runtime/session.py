@@ -153,7 +153,7 @@ def run(code: str, session: str | None, emit, figure_prefix: str = "fig", stdin_
     result = execute.run_cell(code, namespace, lambda item: emit(json.dumps(item)), figure_prefix=figure_prefix,
                               stdin=json.loads(stdin_json), read_line=_keyboard["read_line"],
                               input_unavailable=_keyboard["unavailable"], tracer=_tracer(trace_json))
-    return json.dumps(_bound_said(result))
+    return json.dumps(result)
 
 
 def _tracer(trace_json: str):
@@ -168,20 +168,12 @@ def _tracer(trace_json: str):
     return tracer
 
 
-def _bound_said(result: dict) -> dict:
-    """A run the trace's bound ended is not the reader's error: no traceback to show."""
-    if result.get("error") != "TraceLimit":
-        return result
-    return {"ok": False, "error": "TraceLimit", "message": "", "traceback": "",
-            **{key: result[key] for key in ("trace", "truncated") if key in result}}
-
-
 def check(code: str, checks: str, emit, figure_prefix: str = "exercise", trace_json: str = "null") -> str:
     """Check an exercise (``checking.check_exercise``); ``emit`` gets the reader's code's items
     as JSON strings; ``trace_json`` as for ``run``. Returns ``{"stage", "result"}`` as JSON."""
     outcome = checking.check_exercise(code, checks, lambda item: emit(json.dumps(item)), figure_prefix,
                                       tracer=_tracer(trace_json))
-    return json.dumps({**outcome, "result": _bound_said(outcome["result"])})
+    return json.dumps(outcome)
 
 
 def call(module: str, name: str, kwargs_json: str) -> str:

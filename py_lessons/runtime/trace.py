@@ -5,10 +5,11 @@ the variables that line changed, each summarised, never copied (an array by its 
 range and a small corner). A step is recorded once its line has run, so a step says what the line
 did ("line 4: w became 4.8").
 
-Bounded: at most ``max_steps`` steps and ``max_bytes`` of recording; at the bound the run ends
-(``TraceLimit``), the steps so far and the output so far kept. A reader's 10⁶-step loop thus
-ends after the first 2,000 steps in well under a second of Python instead of running on
-untraced, and the page receives at most a quarter of a megabyte.
+Bounded: at most ``max_steps`` steps and ``max_bytes`` of recording; at the bound the recording
+stops and the run goes on untraced to its end, as Run would, so the session's variables are what
+a Run leaves (a cell stopped halfway would leave the next cells a broken session). A reader's
+10⁶-step loop thus costs 2,000 traced steps and then its plain speed, and the page receives at
+most a quarter of a megabyte. An endless loop is stopped by Stop, as in a Run.
 """
 
 from __future__ import annotations
@@ -33,11 +34,6 @@ _short.maxlist = _short.maxtuple = _short.maxset = _short.maxfrozenset = _short.
 _short.maxlevel = 2
 
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, range)
-
-
-class TraceLimit(BaseException):
-    """The recording reached its bound: the run ends here (a BaseException, so a reader's
-    ``except Exception`` does not swallow it)."""
 
 
 def _number(value: float):
@@ -131,7 +127,7 @@ class Recorder:
                 "max_bytes": self.max_bytes}
 
     def _call(self, frame, event, arg):
-        if event != "call" or frame.f_code not in self.own:
+        if self.limited or event != "call" or frame.f_code not in self.own:
             return None
         if frame not in self.frames:
             depth, outer = 0, frame.f_back
@@ -144,7 +140,8 @@ class Recorder:
 
     def _local(self, frame, event, arg):
         state = self.frames.get(frame)
-        if state is None:
+        if state is None or self.limited:
+            frame.f_trace = None  # past the bound, this frame runs on untraced
             return None
         if event == "line":
             if state.line is not None:
@@ -152,9 +149,8 @@ class Recorder:
             state.line = frame.f_lineno
         elif event == "exception" and state.line is not None:
             error, value, _ = arg
-            if error is not TraceLimit:
-                self._record(frame, state, exception=f"{error.__name__}: {value}"[:200])
-                state.line = None
+            self._record(frame, state, exception=f"{error.__name__}: {value}"[:200])
+            state.line = None
         elif event == "return" and state.line is not None:
             self._record(frame, state, returned=arg)
             state.line = None
@@ -190,6 +186,7 @@ class Recorder:
     def _record(self, frame, state, *, exception: str | None = None, returned=None) -> None:
         if len(self.steps) >= self.max_steps:
             self._stop()
+            return
         changed, gone = self._changes(frame, state)
         step = {"line": state.line, "frame": state.id, "fn": state.name, "depth": state.depth,
                 "changed": changed, "out": self.output_units()}
@@ -204,10 +201,13 @@ class Recorder:
         size = len(json.dumps(step, ensure_ascii=False).encode("utf-8")) + 1
         if self.bytes + size > self.max_bytes:
             self._stop()
+            return
         self.bytes += size
         self.steps.append(step)
 
-    def _stop(self):
+    def _stop(self) -> None:
+        """The bound: no more steps; every frame, new or running, goes on untraced."""
         self.limited = True
         sys.settrace(None)
-        raise TraceLimit(f"the trace reached its bound ({len(self.steps)} steps)")
+        for traced in self.frames:
+            traced.f_trace = None

@@ -14,6 +14,8 @@
                                       (support/bench_first_visit.py)
     ./pathshala bench --pages         every page's elements at load and HTML bytes instead
                                       (support/bench_pages.py)
+    ./pathshala bench --trace         what stepping through a cell costs instead: each lesson's cells
+                                      traced against run, a 10^6-step loop's frame gaps (support/bench_trace.py)
 
 Measured in Debian's Chromium against the built site on 127.0.0.1 (served like a static host
 with the build's gzip copies), medians over --repeat fresh browser contexts (empty caches).
@@ -67,6 +69,7 @@ from pathlib import Path
 from .bench_floor import time_floor, write_floor_pages
 from .bench_first_visit import first_visit
 from .bench_pages import page_census
+from .bench_trace import trace_bench
 from .browser import start_then_stop
 from .bench_author import main as author_main
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
@@ -338,6 +341,8 @@ def main(argv=None) -> None:
                         help="bytes sent in the first SECONDS of opening lesson 1 instead (support/bench_first_visit.py)")
     parser.add_argument("--pages", action="store_true",
                         help="every page's elements at load and HTML bytes instead (support/bench_pages.py)")
+    parser.add_argument("--trace", action="store_true",
+                        help="what stepping through costs instead (support/bench_trace.py)")
     parser.add_argument("--skip-explorables", action="store_true", help="leave out explorable_update_ms")
     parser.add_argument("--author", action="store_true", help="time the author's save -> reload under `mkdocs serve` "
                         "instead (its own options: --edits, --plugin-from; support/bench_author.py)")
@@ -368,6 +373,10 @@ def main(argv=None) -> None:
     if args.pages:
         census = page_census(site)
         print(json.dumps({"page_census": census, "targets": census_targets(census["pages"])}, indent=1))
+        shutil.rmtree(site, ignore_errors=True)
+        return
+    if args.trace:
+        print(json.dumps({"trace": trace_bench(site, args.repeat)}, indent=1))
         shutil.rmtree(site, ignore_errors=True)
         return
     if args.lighthouse:

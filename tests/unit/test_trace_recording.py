@@ -65,12 +65,15 @@ def test_a_step_knows_the_output_written_before_it():
     assert "".join(item["text"] for item in items) == "ab\ncde\n"
 
 
-def test_a_million_step_loop_ends_at_the_step_bound_with_its_output_so_far():
-    result, items = traced("i = 0\nwhile i < 10**6:\n    if i == 3:\n        print('three')\n    i += 1\n",
-                           {"maxSteps": 100})
-    assert result["error"] == "TraceLimit" and result["traceback"] == ""
+def test_a_million_step_loop_is_recorded_up_to_the_bound_and_runs_to_its_end():
+    """Past the bound the cell runs on untraced, as Run would: its output and its variables are
+    whole, so the next cells of the session find what a Run leaves."""
+    result, items = traced("def bump(v):\n    return v + 1\ni = 0\nwhile i < 10**6:\n    if i == 999_999:\n"
+                           "        print('last')\n    i = bump(i)\n", {"maxSteps": 100}, session_name="s-bound")
+    assert result["ok"] is True
     assert len(result["trace"]["steps"]) == 100 and result["trace"]["limited"] is True
-    assert "".join(item["text"] for item in items) == "three\n"
+    assert "".join(item["text"] for item in items) == "last\n"
+    assert session._sessions["s-bound"]["i"] == 10**6
 
 
 def test_the_byte_budget_holds():
@@ -80,12 +83,6 @@ def test_the_byte_budget_holds():
     steps = result["trace"]["steps"]
     assert result["trace"]["limited"] is True and 20 < len(steps) < 1000
     assert sum(len(json.dumps(step, ensure_ascii=False).encode()) + 1 for step in steps) <= budget
-
-
-def test_a_reader_cannot_catch_the_bound_with_except_exception():
-    result, _ = traced("n = 0\nwhile n < 100_000:\n    try:\n        n += 1\n    except Exception:\n        pass\n",
-                       {"maxSteps": 50})
-    assert result["error"] == "TraceLimit"
 
 
 @pytest.mark.parametrize("value", [

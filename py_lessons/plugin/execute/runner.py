@@ -79,10 +79,10 @@ class PyodideRunner:
     def run(self, code: str, session: str | None, figure_prefix: str, timeout: float,
             stdin: list[str] | None = None, trace: dict | None = None) -> dict:
         """Run one cell (``stdin``: the lines its input() reads; ``trace``: step through it, see
-        protocol.js); returns ``{"items": [...], "result": {...}}``."""
+        protocol.js); returns ``{"items": [...], "result": {...}, "seconds": Python's time}``."""
         answer = self._request({"type": "run", "code": code, "session": session, "figurePrefix": figure_prefix,
                                 "stdin": list(stdin or []), "trace": trace}, timeout)
-        return {"items": answer["items"], "result": answer["result"]}
+        return {"items": answer["items"], "result": answer["result"], "seconds": answer["seconds"]}
 
     def check(self, code: str, checks: str, timeout: float) -> dict:
         """Check an exercise (py_lessons.runtime.checking): ``{"stage", "result"}``."""

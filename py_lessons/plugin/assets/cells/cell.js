@@ -260,9 +260,6 @@ export class Cell {
       this.setState("done");
       const done = format("cell.state.done", { seconds: seconds.toFixed(2) });
       this.setStatus(result.exit_code !== undefined ? `${strings["cell.exit"]} ${done}` : done);
-    } else if (result.error === "TraceLimit") { // the step-through's bound, not the reader's error
-      this.setState("done");
-      this.setStatus(format("trace.limited", { n: result.trace.steps.length.toLocaleString("en-US") }));
     } else {
       renderTraceback(this.output, result.traceback);
       this.setState("error");

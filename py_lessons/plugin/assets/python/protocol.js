@@ -52,8 +52,8 @@ export const INPUT_LINE = Object.freeze({
  *   | {ok: false, error: string, message: string, traceback: string, line?: number, explain?: string,
  *      truncated?: boolean}} RunResult
  *   What py_lessons.runtime.execute.run_cell returns (line: the failing line of the cell's code),
- *   with `trace: {steps, limited, max_steps, max_bytes}` for a traced run (error "TraceLimit":
- *   the run ended at the trace's bound).
+ *   with `trace: {steps, limited, max_steps, max_bytes}` for a traced run (limited: the steps
+ *   stopped at the bound and the run went on untraced).
  * @typedef {{stage: "code" | "checks", result: RunResult}} CheckOutcome
  *   What py_lessons.runtime.checking.check_exercise returns.
  * @typedef {{ok: true, value: any} | {ok: false, error: string, message: string}} CallResult
