@@ -87,8 +87,9 @@ def summarise(value) -> dict:
 
 
 def _shown(name: str, value) -> bool:
-    """Whether a variable is the reader's: not a dunder, not an imported module."""
-    return not (name.startswith("__") and name.endswith("__")) and not isinstance(value, types.ModuleType)
+    """Whether a variable is the reader's: not a dunder, not an imported module, not `_` (a
+    throwaway, also the loop variable of a comprehension Python 3.12 runs inline)."""
+    return name != "_" and not (name.startswith("__") and name.endswith("__")) and not isinstance(value, types.ModuleType)
 
 
 class _Frame:

@@ -34,8 +34,9 @@ function describe(summary) {
   }
   box.append(element("span", "", format("trace.array", { shape: `(${summary.shape.join(", ")})`, dtype: summary.dtype })));
   if (summary.min !== undefined) {
-    box.append(element("span", "", format("trace.array.range", { min: String(summary.min), max: String(summary.max),
-      mean: String(Number(summary.mean.toPrecision(4))) })));
+    const short = (x) => String(Number(x.toPrecision(4))); // four significant digits: a range, not a record
+    box.append(element("span", "", format("trace.array.range", { min: short(summary.min), max: short(summary.max),
+      mean: short(summary.mean) })));
   }
   if (summary.nan || summary.inf) box.append(element("span", "pycell-trace-bad", format("trace.array.bad", { nan: summary.nan, inf: summary.inf })));
   if (summary.corner?.length) {
@@ -81,6 +82,7 @@ export class TraceView {
     this.said.setAttribute("aria-live", "polite");
     this.vars = element("div", "pycell-trace-vars");
     this.vars.dataset.traceVars = "";
+    this.vars.tabIndex = 0; // a wide array corner scrolls inside it: the keyboard reaches it too
     this.stack = element("div", "pycell-trace-stack");
     this.output = element("pre", "pycell-trace-output");
     this.output.tabIndex = 0; // a wide line scrolls inside its box: the keyboard reaches it too
@@ -151,7 +153,7 @@ export class TraceView {
     }
     const table = element("table", "pycell-trace-table");
     const head = table.createTHead().insertRow();
-    for (const key of ["trace.var.name", "trace.var.kind", "trace.var.value"]) head.append(element("th", "", strings[key]));
+    for (const key of ["trace.var.name", "trace.var.value"]) head.append(element("th", "", strings[key]));
     const body = table.createTBody();
     for (const [name, summary] of values) {
       const row = body.insertRow();
@@ -167,8 +169,11 @@ export class TraceView {
         mark.setAttribute("aria-hidden", "true");
         nameCell.append(mark, element("span", "pycell-visually-hidden", strings["trace.var.changed"]));
       }
-      const kind = summary.len !== undefined ? `${summary.kind}, ${format("trace.len", { n: grouped(summary.len) })}` : summary.kind;
-      row.append(nameCell, element("td", "", kind));
+      // the kind under the name: two columns leave the value room on a phone
+      const count = format(summary.kind === "str" ? "trace.len.str" : "trace.len", { n: grouped(summary.len) });
+      const kind = summary.len !== undefined ? `${summary.kind}, ${count}` : summary.kind;
+      nameCell.append(element("span", "pycell-trace-kind", kind));
+      row.append(nameCell);
       const value = element("td");
       value.append(describe(summary));
       row.append(value);
