@@ -86,6 +86,26 @@ def summarise(value) -> dict:
     return summary
 
 
+KEYED_ITEMS = 10_000          # containers and arrays up to this size are compared whole, not by summary
+
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
+
+
+def _content(value):
+    """What tells a change that the summary may not show (``a[500] += 1``, a list's fifth item):
+    a list's, tuple's or dict's scalar items themselves, an array's bytes; None when that is too
+    big or not plain data (then the summary decides)."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray):
+        return hash(value.tobytes()) if value.size <= KEYED_ITEMS and value.dtype.kind in "biufc" else None
+    if isinstance(value, (list, tuple)) and len(value) <= KEYED_ITEMS:
+        return tuple(value) if all(isinstance(item, _IMMUTABLE) for item in value) else None
+    if isinstance(value, dict) and len(value) <= KEYED_ITEMS:
+        items = tuple(value.items())
+        return items if all(isinstance(k, _IMMUTABLE) and isinstance(v, _IMMUTABLE) for k, v in items) else None
+    return None
+
+
 def _shown(name: str, value) -> bool:
     """Whether a variable is the reader's: not a dunder, not an imported module, not `_` (a
     throwaway, also the loop variable of a comprehension Python 3.12 runs inline)."""
@@ -98,7 +118,7 @@ class _Frame:
     def __init__(self, frame_id: int, name: str, depth: int):
         self.id, self.name, self.depth = frame_id, name, depth
         self.line = None
-        self.seen: dict[str, tuple[int, dict]] = {}  # name -> (id of the value, its summary)
+        self.seen: dict[str, tuple] = {}  # name -> (id of the value, its summary, its _content)
 
 
 class Recorder:
@@ -153,7 +173,10 @@ class Recorder:
             self._record(frame, state, exception=f"{error.__name__}: {value}"[:200])
             state.line = None
         elif event == "return" and state.line is not None:
-            self._record(frame, state, returned=arg)
+            if frame.f_code.co_flags & _GENERATOR_FLAGS:
+                self._record(frame, state, yielded=arg)
+            else:
+                self._record(frame, state, returned=arg)
             state.line = None
         return self._local
 
@@ -166,10 +189,11 @@ class Recorder:
             before = state.seen.get(name)
             if before is not None and before[0] == id(value) and isinstance(value, _IMMUTABLE):
                 continue
-            summary = summarise(value)
-            if before is None or before[1] != summary:
-                changed[name] = summary
-                state.seen[name] = (id(value), summary)
+            summary, content = summarise(value), _content(value)
+            if before is not None and before[1] == summary and before[2] == content:
+                continue
+            changed[name] = summary
+            state.seen[name] = (id(value), summary, content)
         gone = [name for name in state.seen if name not in now]
         for name in gone:
             del state.seen[name]
@@ -184,7 +208,7 @@ class Recorder:
         calls.reverse()
         return calls[-STACK_SHOWN:] if len(calls) <= STACK_SHOWN else [["…", len(calls) - STACK_SHOWN], *calls[-STACK_SHOWN:]]
 
-    def _record(self, frame, state, *, exception: str | None = None, returned=None) -> None:
+    def _record(self, frame, state, *, exception: str | None = None, returned=None, yielded=None) -> None:
         if len(self.steps) >= self.max_steps:
             self._stop()
             return
@@ -199,6 +223,8 @@ class Recorder:
             step["exception"] = exception
         elif returned is not None and state.name:
             step["returned"] = summarise(returned)
+        elif yielded is not None:  # a generator handing out its next value (its end returns None)
+            step["yielded"] = summarise(yielded)
         size = len(json.dumps(step, ensure_ascii=False).encode("utf-8")) + 1
         if self.bytes + size > self.max_bytes:
             self._stop()

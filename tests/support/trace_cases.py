@@ -76,9 +76,9 @@ out = list(squares(2))
 GENERATOR_STEPS = [
     (1, "", 0, {"squares": "squares"}),
     (2, "squares", 1, {"k": "2", "j": "0"}),
-    (3, "squares", 1, {}, {"returned": "0"}),
+    (3, "squares", 1, {}, {"yielded": "0"}),
     (2, "squares", 1, {"j": "1"}),
-    (3, "squares", 1, {}, {"returned": "1"}),
+    (3, "squares", 1, {}, {"yielded": "1"}),
     (2, "squares", 1, {}),
     (4, "", 0, {"out": "[0, 1]"}),
 ]
@@ -115,8 +115,9 @@ def compact(steps: list[dict]) -> list[tuple]:
         extra = {}
         if "exception" in step:
             extra["exception"] = step["exception"]
-        if "returned" in step:
-            extra["returned"] = step["returned"]["text"]
+        for given in ("returned", "yielded"):
+            if given in step:
+                extra[given] = step[given]["text"]
         out.append(row + ((extra,) if extra else ()))
     return out
 

@@ -49,6 +49,17 @@ def test_a_numpy_update_in_place_is_a_change():
     assert arrays_of(result["trace"]["steps"], "w") == NUMPY_IN_PLACE_ARRAYS
 
 
+def test_a_change_the_summary_does_not_show_is_still_a_change():
+    """A list's fifth item and one entry in the middle of an array are beyond what a summary shows
+    (four items; min, max, mean to four digits and a corner): still, the line changed them."""
+    code = ("import numpy as np\nnorms = [0.0] * 8\nnorms[6] = 2.5\na = np.zeros(1000)\na[500] = 1e-9\n"
+            "a[500] = 1e-9\n")
+    steps = traced(code)[0]["trace"]["steps"]
+    by_line = {step["line"]: set(step["changed"]) for step in steps}
+    assert by_line[3] == {"norms"} and by_line[5] == {"a"}
+    assert by_line[6] == set()  # the same value written again: no change
+
+
 def test_only_this_cells_code_is_stepped_through():
     """An earlier cell's function and NumPy's own Python run untraced: their lines are not the
     reader's cell's lines."""

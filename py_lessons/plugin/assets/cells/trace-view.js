@@ -8,6 +8,22 @@
 import { bnDigits, format, strings } from "../lib/text.js";
 
 const grouped = (n) => Number(n).toLocaleString("en-US"); // "2,000": format() writes it in Bangla digits
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+/** A summary's number in Bangla prose: four significant digits, plain from 10⁻⁴ to 10⁶, else as a
+ * power of ten ("৯.৮ × ১০⁻⁷"), as runtime/numbers.py writes numbers in prose; "inf"/"nan" (what
+ * JSON cannot carry as a number) as they come. */
+function spoken(x) {
+  if (typeof x !== "number") return String(x);
+  const size = Math.abs(x);
+  if (size === 0 || (size >= 1e-4 && size < 1e6)) return bnDigits(String(Number(x.toPrecision(4))));
+  const [mantissa, exponent] = x.toExponential(3).split("e");
+  return `${bnDigits(String(Number(mantissa)))} × ১০${[...String(Number(exponent))].map((c) => SUPERSCRIPT[c]).join("")}`;
+}
+
+const SCALARS = new Set(["int", "float", "bool", "NoneType", "complex", "str"]);
+// a function's name as the reader wrote it: Python names a lambda or a generator expression in brackets
+const named = (fn) => ({ "<lambda>": "lambda", "<genexpr>": "generator" }[fn] ?? `${fn.replace(/^<(\w+)>$/, "$1")}()`);
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -32,11 +48,13 @@ function describe(summary) {
     box.append(element("code", "", summary.text));
     return box;
   }
-  box.append(element("span", "", format("trace.array", { shape: `(${summary.shape.join(", ")})`, dtype: summary.dtype })));
+  const shape = summary.shape.length === 1 ? `(${summary.shape[0]},)` : `(${summary.shape.join(", ")})`;
+  const head = element("span", "", strings["trace.array"]);
+  head.append(" ", element("code", "", `${shape} ${summary.dtype}`));
+  box.append(head);
   if (summary.min !== undefined) {
-    const short = (x) => String(Number(x.toPrecision(4))); // four significant digits: a range, not a record
-    box.append(element("span", "", format("trace.array.range", { min: short(summary.min), max: short(summary.max),
-      mean: short(summary.mean) })));
+    const key = summary.nan || summary.inf ? "trace.array.range.finite" : "trace.array.range";
+    box.append(element("span", "", format(key, { min: spoken(summary.min), max: spoken(summary.max), mean: spoken(summary.mean) })));
   }
   if (summary.nan || summary.inf) box.append(element("span", "pycell-trace-bad", format("trace.array.bad", { nan: summary.nan, inf: summary.inf })));
   if (summary.corner?.length) {
@@ -130,7 +148,7 @@ export class TraceView {
     this.showVariables(step);
     this.showStack(step);
     this.showOutput(step.out);
-    this.said.textContent = this.spoken(step);
+    this.said.textContent = this.sentence(step);
   }
 
   /** The variables of `step`'s frame, replayed from the frame's first step. */
@@ -183,9 +201,10 @@ export class TraceView {
 
   showStack(step) {
     const list = element("ol", "pycell-trace-calls");
-    const frameName = (name) => (name ? `${name}()` : strings["trace.stack.cell"]);
+    const frameName = (name) => (name ? named(name) : strings["trace.stack.cell"]);
     for (const [name, line] of step.stack ?? []) {
-      list.append(element("li", "", name === "…" ? `… (${bnDigits(line)})` : `${frameName(name)}: ${format("trace.line", { line })}`));
+      list.append(element("li", "", name === "…" ? format("trace.stack.more", { n: line })
+        : `${frameName(name)}: ${format("trace.line", { line })}`));
     }
     const here = element("li", "pycell-trace-here", `${frameName(step.fn)}: ${format("trace.line", { line: step.line })}`);
     list.append(here);
@@ -205,11 +224,17 @@ export class TraceView {
     this.output.textContent = text || strings["trace.output.none"];
   }
 
-  spoken(step) {
+  sentence(step) {
     if (step.exception) return format("trace.said.exception", { line: step.line, error: step.exception });
-    if (step.returned) return format("trace.said.returned", { line: step.line, fn: step.fn, value: step.returned.text });
-    const changes = Object.entries(step.changed)
-      .map(([name, summary]) => format("trace.said.change", { name, value: summary.text }));
+    const given = step.returned ?? step.yielded;
+    if (given) {
+      return format(step.returned ? "trace.said.returned" : "trace.said.yielded",
+                    { line: step.line, fn: named(step.fn), value: given.text });
+    }
+    // a number or a short text said as it is; an array or a list by its name only (its summary is
+    // in the panel, not a sentence)
+    const changes = Object.entries(step.changed).map(([name, summary]) => (SCALARS.has(summary.kind)
+      ? format("trace.said.change", { name, value: summary.text }) : format("trace.said.change.whole", { name })));
     return changes.length ? format("trace.said.changed", { line: step.line, changes: changes.join(", ") })
       : format("trace.said.same", { line: step.line });
   }
