@@ -1,7 +1,7 @@
 """A cell under a thumb (360×740, touch): tapping the code swaps in the editor at the build's
 size (same font, same height, no scroll box of its own), the toolbar stays one row after an
-edit adds its buttons (the cell's other actions wait in a menu behind "more"; on a laptop they are
-in the row), and no copy button covers code."""
+edit adds its buttons (the cell's other actions, step through first, wait in a menu behind
+"more"; on a laptop they are in the row), and no copy button covers code."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_the_editor_takes_the_codes_place_at_its_size_and_the_toolbar_stays_one_
     menu.wait_for(state="visible")
     assert more.get_attribute("aria-expanded") == "true"
     actions = menu.locator("button:visible").evaluate_all("(buttons) => buttons.map((b) => b.dataset.action)")
-    assert actions == ["reset", "share", "show-original"]
+    assert actions == ["trace", "reset", "share", "show-original"]  # stepping through first: it is for every reader
     box, screen = menu.bounding_box(), page.viewport_size
     assert 0 <= box["x"] and box["x"] + box["width"] <= screen["width"]  # on the screen, not off its edge
     assert all(b["height"] >= 44 for b in menu.locator("button:visible").evaluate_all(
