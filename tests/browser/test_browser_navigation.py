@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.browser import cell, output_snapshot, replace_code, run_cell, wait_enhanced, wait_state
+from support.browser import cell, output_snapshot, replace_code, run_cell, wait_components, wait_enhanced, wait_state
 from support.worker_probe import python_workers
 
 pytestmark = pytest.mark.browser
@@ -128,17 +128,17 @@ ENHANCED = """() => [...document.querySelectorAll('[data-enhanced]')]
 def test_a_swapped_in_page_gets_every_component_a_loaded_page_gets(page, site_url):
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(site_url + "/guide/")
-    wait_enhanced(page)
-    page.wait_for_selector('[data-component="exercise"][data-enhanced]')  # loaded on demand
+    wait_components(page)
     loaded = page.evaluate(ENHANCED)
-    assert len(loaded) > 10
+    assert {entry.split(":")[0] for entry in loaded} >= {"cell", "mcq", "ordering", "predict", "exercise", "stepper",
+                                                         "explorable", "reveal", "complete", "glossary-term"}
 
     page.goto(site_url + "/demo/")
     wait_enhanced(page)
     page.evaluate(MARK)
     follow_nav_link(page, "guide/")
     assert page.evaluate(SAME_LOAD)
-    page.wait_for_selector('[data-component="exercise"][data-enhanced]')
+    wait_components(page)
     assert page.evaluate(ENHANCED) == loaded
     # and they work: an answer is checked, an exercise's solution passes its checks in Python
     mcq = page.locator('[data-component="mcq"][data-id="guide-mcq"]')

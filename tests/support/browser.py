@@ -107,6 +107,21 @@ def wait_enhanced(page):
     page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")
 
 
+# Each kind's script loads on its own (components/index.js), in no set order: every component whose
+# kind has a script (the build's componentScripts, read from the page's own site.js) is enhanced.
+COMPONENTS_ENHANCED = """async () => {
+  const index = document.querySelector('script[src$="components/index.js"]').src;
+  const { componentScripts } = await import(index.replace(/components\\/index\\.js$/, "site.js"));
+  return [...document.querySelectorAll("[data-component]")]
+    .every((el) => !(el.dataset.component in componentScripts) || el.hasAttribute("data-enhanced"));
+}"""
+
+
+def wait_components(page):
+    wait_enhanced(page)
+    page.wait_for_function(COMPONENTS_ENHANCED)
+
+
 def component(page, kind, component_id):
     return page.locator(f'[data-component="{kind}"][data-id="{component_id}"]')
 

@@ -1,18 +1,21 @@
 // One Pyodide Web Worker shared by every cell of the page, with a queue: one run at a time,
 // each output routed to the cell that asked. Stop uses Pyodide's interrupt buffer when the page
-// is cross-origin isolated (state survives); otherwise, or if Python does not end the run within
-// STOP_GRACE_MS, the worker is terminated and a fresh one started. input() waits for the reader on
+// is cross-origin isolated (state survives); otherwise, or if Python does not take the interrupt
+// within STOP_GRACE_MS (or, having taken it, end the run within STOP_FINISH_MS), the worker is terminated and a fresh one started. input() waits for the reader on
 // shared memory where the page is isolated (the service worker makes the site's pages so), else,
 // where the browser can suspend WebAssembly (JSPI), on a LINE message (worker.js).
 // Messages: see protocol.js.
 import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
 import { offline } from "../site.js";
 
-// How long Python may take to end a run after Stop before its worker is replaced (and every
-// variable lost). A second was too short on a loaded 2-core machine: the KeyboardInterrupt's own
-// clean-up and the DONE message crossing a busy page took longer, and Stop restarted a Python that
-// was about to stop. Code stuck in C (no bytecode runs, so no interrupt) pays these seconds more.
+// How long Python may take to take the interrupt after Stop before its worker is replaced (and every
+// variable lost). CPython reads the buffer back to 0 when it takes the signal, so the page sees it
+// taken; code stuck in C (no bytecode runs, so no interrupt) pays these seconds.
 const STOP_GRACE_MS = 3000;
+// Once taken, Python is alive and ending the run (except-handlers, finally blocks, the message across a
+// busy page: on a loaded 2-core machine that outlasted a single fixed grace): it gets this long more.
+const STOP_FINISH_MS = 10000;
+const STOP_POLL_MS = 100;
 
 export class PythonWorker {
   constructor({ onProgress } = {}) {
@@ -190,11 +193,26 @@ export class PythonWorker {
           Atomics.store(this.interrupt, 0, SIGINT); // Python raises KeyboardInterrupt at the next bytecode
           Atomics.notify(new Int32Array(this.inputLine, 0, 1), INPUT_LINE.STATE); // an input() wait ends now
         }
-        this.killTimer = setTimeout(restart, STOP_GRACE_MS);
+        this.untilStopped(restart, suspendedInput ? () => false : () => Atomics.load(this.interrupt, 0) === 0);
       } else {
         restart();
       }
     });
+  }
+
+  /** Restart unless the run ends (finish() clears the timer) within STOP_GRACE_MS of Stop, or, once
+   * `taken()` says Python has taken the interrupt, within STOP_FINISH_MS of that. */
+  untilStopped(restart, taken) {
+    const asked = performance.now();
+    let takenAt = null;
+    const check = () => {
+      const now = performance.now();
+      if (takenAt === null && taken()) takenAt = now;
+      const overdue = takenAt === null ? now - asked > STOP_GRACE_MS : now - takenAt > STOP_FINISH_MS;
+      if (overdue) restart();
+      else this.killTimer = setTimeout(check, STOP_POLL_MS);
+    };
+    this.killTimer = setTimeout(check, STOP_POLL_MS);
   }
 
   /** Stop a run the worker has not started (it waits for Python or its packages to load): the
