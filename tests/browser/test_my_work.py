@@ -293,9 +293,18 @@ def test_an_edit_the_browser_refuses_to_store_is_said_at_once_kept_and_exported(
     wait_enhanced(page)
     replace_code(page, "opt-try", MY_CODE)  # saved: storage has room
     page.evaluate(FILL_STORAGE, 0)
+    held = []  # the notice's stylesheet, held back: the notice waits for it, never shown unstyled
+    page.route("**/css/save-notice.css", lambda route: held.append(route))
     big_edit = "# " + "আমার দীর্ঘ নোট " * 2_000 + "\nprint('শেষ')"  # 30 KB
     replace_code(page, "opt-try", big_edit)
     notice = page.locator("[data-save-notice]")
+    page.wait_for_function("() => document.querySelector('link[href$=\"save-notice.css\"]')")
+    for _ in range(200):  # the request reaches the route a moment after the link is added
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held and notice.count() == 0
+    held[0].continue_()
     notice.wait_for()
     assert notice.locator('[role="alert"]').inner_text() == t("save.refused.text", n=bn(1))
     assert notice.get_attribute("aria-label") == t("save.refused.label")

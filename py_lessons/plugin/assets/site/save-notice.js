@@ -8,14 +8,24 @@ import { downloadWork } from "../lib/work-file.js";
 
 let notice = null;
 
-function show() {
-  if (notice?.isConnected) {
-    notice.querySelector("[data-message]").textContent = format("save.refused.text", { n: bnDigits(store.unsavedCount) });
-    return;
-  }
+/** The notice's stylesheet, loaded (or failed): shown before it, the notice sat unstyled at the foot of
+ * a long page, out of the reader's sight, until the file arrived. */
+function styled() {
   const href = new URL("../css/save-notice.css", import.meta.url).href;
-  if (![...document.styleSheets].some((sheet) => sheet.href === href)) {
-    document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
+  const link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((element) => element.href === href)
+    ?? document.head.appendChild(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
+  if (link.sheet) return Promise.resolve();
+  return new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
+}
+
+function show() {
+  const text = format("save.refused.text", { n: bnDigits(store.unsavedCount) });
+  if (notice) {
+    notice.querySelector("[data-message]").textContent = text;
+    return;
   }
   notice = document.createElement("aside");
   notice.className = "pz-save-notice";
@@ -36,10 +46,14 @@ function show() {
   const actions = document.createElement("div");
   actions.className = "pz-actions";
   actions.append(button("export-unsaved", "work.export", () => { status.textContent = downloadWork(); }),
-    button("dismiss-save-notice", "save.refused.dismiss", () => notice.remove()));
+    button("dismiss-save-notice", "save.refused.dismiss", () => { notice.remove(); notice = null; }));
   notice.append(message, actions, status);
-  document.body.append(notice); // outside what instant navigation swaps: it stays across pages
-  message.textContent = format("save.refused.text", { n: bnDigits(store.unsavedCount) });
+  const shown = notice;
+  styled().then(() => {
+    if (notice !== shown) return; // dismissed meanwhile
+    document.body.append(shown); // outside what instant navigation swaps: it stays across pages
+  });
+  message.textContent = text;
 }
 
 document.addEventListener(SAVE_REFUSED, show);
