@@ -127,10 +127,35 @@ def test_mcq_wrong_answer_explains_then_retry_and_persist(page, site_url):
     mcq.locator('input[type="radio"]').nth(answer).check()
     mcq.locator('[data-action="check"]').click()
     assert mcq.get_attribute("data-state") == "correct"
+    # kept for a teacher's class page: the first answer and the number of checks, through "try again"
+    assert _saved(page, "mcq", "guide-mcq") == {"choice": answer, "first": wrong, "tries": 2}
     page.reload()
     open_guide(page, site_url)
     assert comp(page, "mcq", "guide-mcq").get_attribute("data-state") == "correct"
     assert comp(page, "mcq", "guide-mcq").locator('input[type="radio"]').nth(answer).is_checked()
+
+
+def _saved(page, kind, component_id):
+    """A component's stored record (lib/store.js's item), parsed."""
+    return page.evaluate("""([kind, id]) => {
+        const key = Object.keys(localStorage).find((k) => k.endsWith(`:${kind}:${location.pathname}:${id}`));
+        return key ? JSON.parse(localStorage.getItem(key)) : null; }""", [kind, component_id])
+
+
+@pytest.mark.no_python
+def test_an_answer_kept_before_first_answers_were_keeps_them_unknown(page, site_url, built_site):
+    open_guide(page, site_url)
+    mcq = comp(page, "mcq", "guide-mcq")
+    answer = int(mcq.get_attribute("data-answer"))
+    page.evaluate("""([ns, id]) => localStorage.setItem(`${ns}:mcq:${location.pathname}:${id}`, JSON.stringify({choice: 0}))""",
+                  [namespace(built_site), "guide-mcq"])
+    page.reload()
+    open_guide(page, site_url)
+    mcq = comp(page, "mcq", "guide-mcq")
+    mcq.locator('input[type="radio"]').nth(answer).check()
+    mcq.locator('[data-action="check"]').click()
+    # its first answer is not this one: unknown it stays, never guessed
+    assert _saved(page, "mcq", "guide-mcq") == {"choice": answer, "first": None, "tries": None}
 
 
 def _order(ordering):
@@ -142,6 +167,7 @@ def test_ordering_with_buttons_and_keyboard_then_persist(page, site_url):
     open_guide(page, site_url)
     ordering = comp(page, "ordering", "guide-order")
     n = len(_order(ordering))
+    shuffled = _order(ordering)
     ordering.locator('[data-action="check"]').click()
     assert ordering.get_attribute("data-state") == "wrong"
     for target in range(n):
@@ -155,6 +181,7 @@ def test_ordering_with_buttons_and_keyboard_then_persist(page, site_url):
     assert _order(ordering) == list(range(n))
     ordering.locator('[data-action="check"]').click()
     assert ordering.get_attribute("data-state") == "correct"
+    assert _saved(page, "ordering", "guide-order") == {"order": list(range(n)), "checked": True, "first": shuffled, "tries": 2}
     assert ordering.locator('[data-explain-for="all"]').text_content().strip() in ordering.locator("[data-feedback]").inner_text()
     page.reload()
     open_guide(page, site_url)

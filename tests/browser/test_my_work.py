@@ -70,16 +70,20 @@ def test_export_is_one_file_of_every_item_valid_against_the_schema(page, site_ur
     jsonschema.validate(data, json.loads(SCHEMA.read_text(encoding="utf-8")),
                         format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
     assert name == f"pathshala-work-{datetime.now().strftime('%Y-%m-%d')}.json"
-    assert data["site"] == ns and data["version"] == 1
+    assert data["site"] == ns and data["version"] == 2
     items = {item["key"]: item for item in data["items"]}
-    assert {key: item["value"] for key, item in items.items()} == before  # everything, as stored
+    # everything, as stored, and the id the export made for this learner (kept with the work)
+    assert {key: item["value"] for key, item in items.items()} == {**before, "learner:id": data["learner"]["id"]}
+    assert data["learner"]["name"] == ""
     assert items["cell:/lessons/optimization/:opt-try"]["value"] == MY_CODE
-    assert items["mcq:/lessons/optimization/:opt-q1"]["value"] == {"choice": 1}
+    assert items["mcq:/lessons/optimization/:opt-q1"]["value"] == {"choice": 1, "first": 1, "tries": 1}
     assert items["complete:optimization"]["value"] is True
     assert items["exercise:/guide/:guide-ex-lr"]["saved"] is None
     exported = datetime.fromisoformat(data["exported"])
     dated = [datetime.fromisoformat(item["saved"]) for item in data["items"] if item["saved"]]
     assert len(dated) == len(items) - 1 and all(saved <= exported for saved in dated)
+    _, again = export_work(page)
+    assert again["learner"]["id"] == data["learner"]["id"]  # made once
     assert status(page) == t("work.exported", count=bn(len(items)), file=name)
     assert not page.js_errors
 
@@ -160,9 +164,34 @@ BAD_FILES = {
     "not JSON at all (cut short)": (lambda ns: work_file(ns, [])[:40], "work.error.corrupt"),
     "some other JSON": (lambda ns: json.dumps({"cells": [], "nbformat": 4}), "work.error.wrong"),
     "a malformed item": (lambda ns: work_file(ns, [{"key": "no colon", "value": 1, "saved": None}]), "work.error.corrupt"),
-    "a later version": (lambda ns: work_file(ns, [], version=2), "work.error.future"),
+    "a later version": (lambda ns: work_file(ns, [], version=3), "work.error.future"),
     "another course": (lambda ns: work_file("pathshala-0123456789", [], course="অন্য কোর্স"), "work.error.other_course"),
 }
+
+
+@pytest.mark.no_python
+def test_the_name_typed_goes_into_the_file_and_comes_back_with_it(page, site_url, browser, course_server, tmp_path):
+    open_home(page, site_url)
+    field = work(page).locator("[data-learner-name]")
+    field.fill("  রাহেলা <খাতুন>  ")
+    field.press("Tab")
+    assert status(page) == t("work.name.saved", name="রাহেলা <খাতুন>")
+    _, data = export_work(page)
+    assert data["learner"]["name"] == "রাহেলা <খাতুন>"
+    page.reload()
+    open_home(page, site_url)
+    assert work(page).locator("[data-learner-name]").input_value() == "রাহেলা <খাতুন>"
+    _, base = course_server  # another device: the file brings the name and the id
+    other = browser.new_context(service_workers="block")
+    there = other.new_page()
+    open_home(there, base)
+    choose_file(there, tmp_path, json.dumps(data, ensure_ascii=False))
+    work(there).locator('[data-action="apply-import"]').click()
+    assert work(there).locator("[data-learner-name]").input_value() == "রাহেলা <খাতুন>"
+    _, theirs = export_work(there)
+    assert theirs["learner"] == data["learner"]
+    other.close()
+    assert not page.js_errors
 
 
 @pytest.mark.no_python
@@ -175,7 +204,7 @@ def test_a_wrong_file_is_refused_in_bangla_and_nothing_is_lost(page, site_url, b
     content, key = BAD_FILES[case]
     choose_file(page, tmp_path, content(ns))
     settled(page, "error")
-    assert status(page) == t(key, version=bn(2), supported=bn(1), course="অন্য কোর্স")
+    assert status(page) == t(key, version=bn(3), supported=bn(2), course="অন্য কোর্স")
     assert stored(page) == before
     assert work(page).locator("[data-import-preview]").is_hidden()
     assert serious_violations(page) == []

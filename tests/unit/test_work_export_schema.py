@@ -15,11 +15,12 @@ from support.work import SCHEMA
 VALIDATOR = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")),
                                             format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 GOOD = {
-    "format": "pathshala-work", "version": 1, "site": "pathshala-4a3a918d7e", "course": "পাঠশালা",
+    "format": "pathshala-work", "version": 2, "site": "pathshala-4a3a918d7e", "course": "পাঠশালা",
     "exported": "2026-03-01T10:00:00.000Z",
+    "learner": {"id": "0b5c9a52-5d0e-4a8e-9f3c-2d1e6f7a8b90", "name": "রাহেলা"},
     "items": [
         {"key": "cell:/lessons/optimization/:opt-try", "value": "print(42)\n", "saved": "2026-03-01T09:59:00.000Z"},
-        {"key": "mcq:/lessons/optimization/:opt-q1", "value": {"choice": 1}, "saved": None},
+        {"key": "mcq:/lessons/optimization/:opt-q1", "value": {"choice": 1, "first": 0, "tries": 2}, "saved": None},
         {"key": "complete:optimization", "value": True, "saved": "2026-02-01T08:00:00Z"},
     ],
 }
@@ -44,7 +45,11 @@ def _changed(path, value):
 
 
 @pytest.mark.parametrize("path, value", [
-    (("version",), 2),                                  # a later version: this reader refuses it
+    (("version",), 3),                                  # a later version: this reader refuses it
+    (("version",), 1),                                  # an earlier one: the page migrates it, never writes it
+    (("learner",), KeyError),                           # a written file always says whose work it is
+    (("learner", "id"), "x"),
+    (("learner", "name"), "ন" * 101),
     (("format",), "jupyter"),
     (("site",), KeyError),
     (("exported",), "yesterday"),

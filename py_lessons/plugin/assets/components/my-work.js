@@ -4,7 +4,7 @@
 // of what would change; or erased from this device after a confirmation. The file itself is
 // lib/work-file.js's.
 import { enhanceAll } from "../lib/dom.js";
-import { WORK_CHANGED, store } from "../lib/store.js";
+import { LEARNER_NAME, WORK_CHANGED, store } from "../lib/store.js";
 import { bnDigits, format, strings } from "../lib/text.js";
 import { MAX_FILE_BYTES, WorkFileError, day, downloadWork, mergePlan, readWorkFile } from "../lib/work-file.js";
 
@@ -31,7 +31,25 @@ class MyWork {
     on("confirm-erase", () => this.dialog.close("erase"));
     this.dialog.addEventListener("close", () => this.erased(this.dialog.returnValue === "erase")); // Escape too
     this.fileInput.addEventListener("change", () => this.readFile());
+    // the name a teacher's class page shows for this work (written into the file)
+    this.nameInput = root.querySelector("[data-learner-name]");
+    this.showName();
+    this.nameInput.addEventListener("change", () => this.saveName());
+    document.addEventListener(WORK_CHANGED, () => this.showName());
+    root.querySelector("[data-work-name]").hidden = false;
     root.querySelector("[data-work-actions]").hidden = false;
+  }
+
+  showName() {
+    const name = store.get(LEARNER_NAME);
+    this.nameInput.value = typeof name === "string" ? name : "";
+  }
+
+  saveName() {
+    const name = this.nameInput.value.trim().slice(0, 100);
+    if (name) store.set(LEARNER_NAME, name);
+    else store.remove(LEARNER_NAME);
+    this.say("named", name ? format("work.name.saved", { name }) : strings["work.name.cleared"]);
   }
 
   say(state, message) {
@@ -50,7 +68,7 @@ class MyWork {
     this.closePreview();
     this.say("reading", format("work.import.reading", { file: file.name }));
     try {
-      if (file.size > MAX_FILE_BYTES) throw new WorkFileError(strings["work.error.wrong"]);
+      if (file.size > MAX_FILE_BYTES) throw new WorkFileError("wrong");
       this.pending = readWorkFile(await file.text());
     } catch (error) {
       if (!(error instanceof WorkFileError)) throw error;

@@ -1,7 +1,24 @@
-// Self-check questions: single-choice (mcq) and ordering. Answers persist in localStorage.
+// Self-check questions: single-choice (mcq) and ordering. Answers persist in localStorage, with
+// the first answer ever checked and the number of checks (a teacher's class page reads both from
+// the learner's "my work" file); "try again" clears the answer shown, never that history.
 import { enhanceAll } from "../lib/dom.js";
 import { pageKey, store } from "../lib/store.js";
 import { bnDigits, format, strings } from "../lib/text.js";
+
+/** What a question's stored record keeps of its history: {first, tries} before this check
+ * (tries 0 before any; both null when it was answered before they were kept, so unknown). */
+function history(saved) {
+  if (!saved || typeof saved !== "object") return { first: null, tries: 0 };
+  if (Number.isInteger(saved.tries) && saved.tries >= 0) return { first: saved.first ?? null, tries: saved.tries };
+  return { first: null, tries: null };
+}
+
+/** The history after one more check of `answer`. */
+function afterCheck(saved, answer) {
+  const { first, tries } = history(saved);
+  if (tries === null) return { first: null, tries: null };
+  return { first: tries === 0 ? answer : first, tries: tries + 1 };
+}
 
 function say(feedback, message, explanation) {
   feedback.replaceChildren();
@@ -32,7 +49,7 @@ class Mcq {
   check() {
     const chosen = this.radios.findIndex((radio) => radio.checked);
     if (chosen < 0) { say(this.feedback, strings["quiz.pick"]); return; }
-    store.set(this.key, { choice: chosen });
+    store.set(this.key, { choice: chosen, ...afterCheck(store.get(this.key), chosen) });
     this.evaluate(chosen);
   }
 
@@ -46,7 +63,7 @@ class Mcq {
 
   retry() {
     for (const radio of this.radios) radio.checked = false;
-    store.remove(this.key);
+    store.set(this.key, { choice: null, ...history(store.get(this.key)) });
     this.root.dataset.state = "unanswered";
     this.retryButton.hidden = true;
     say(this.feedback, strings["quiz.cleared"]);
@@ -103,7 +120,7 @@ class Ordering {
     button.focus();
     this.root.dataset.state = "unanswered";
     this.retryButton.hidden = true;
-    store.set(this.key, { order: this.order(), checked: false });
+    store.set(this.key, { order: this.order(), checked: false, ...history(store.get(this.key)) });
     say(this.feedback, format("order.moved", {
       item: li.querySelector(".pz-order-text").textContent,
       position: bnDigits(this.items().indexOf(li) + 1),
@@ -111,7 +128,8 @@ class Ordering {
   }
 
   check() {
-    store.set(this.key, { order: this.order(), checked: true });
+    const order = this.order();
+    store.set(this.key, { order, checked: true, ...afterCheck(store.get(this.key), order) });
     this.evaluate();
   }
 
@@ -125,7 +143,7 @@ class Ordering {
 
   retry() {
     this.arrange(this.initial);
-    store.remove(this.key);
+    store.set(this.key, { order: this.initial, checked: false, ...history(store.get(this.key)) });
     this.root.dataset.state = "unanswered";
     this.retryButton.hidden = true;
     say(this.feedback, strings["quiz.cleared"]);

@@ -39,6 +39,10 @@ export function isAnswered(kind, saved) {
   if (!saved || typeof saved !== "object") return false;
   return kind === "mcq" ? Number.isInteger(saved.choice) : saved.checked === true;
 }
+/** Who this work is: an id made once, and the name the learner typed (a teacher's class page
+ * shows it; lib/work-file.js writes both into a "my work" file). */
+export const LEARNER_ID = "learner:id";
+export const LEARNER_NAME = "learner:name";
 /** A lesson's "finished" stamp: its id is the lesson's slug, unique in the course. */
 export const completeKey = (lessonId) => `complete:${lessonId}`;
 

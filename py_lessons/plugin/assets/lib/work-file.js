@@ -4,7 +4,7 @@
 // this page through site.js). The home page's "my work" (components/my-work.js) and the notice of
 // a refused save (site/save-notice.js) both export through here.
 import { offerDownload } from "./dom.js";
-import { ITEM_KEY, localKey, portableKey, store } from "./store.js";
+import { ITEM_KEY, LEARNER_ID, LEARNER_NAME, localKey, portableKey, store } from "./store.js";
 import { bnDigits, format, strings } from "./text.js";
 import { courseName, storageNamespace, workFile } from "../site.js";
 
@@ -14,8 +14,21 @@ export const MAX_FILE_BYTES = 20e6; // far more than a browser lets one site sto
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The learner this browser's work belongs to: an id made once (kept with the work, so a file
+ * brought to another device keeps it) and the name they typed, "" if none. */
+export function learner() {
+  let id = store.get(LEARNER_ID);
+  if (typeof id !== "string" || !/^[A-Za-z0-9-]{8,64}$/.test(id)) {
+    id = crypto.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+    store.set(LEARNER_ID, id);
+  }
+  const name = store.get(LEARNER_NAME);
+  return { id, name: typeof name === "string" ? name.slice(0, 100) : "" };
+}
+
 /** Every item of the reader's work, those only in memory too, as the file's JSON object. */
 export function exportedWork() {
+  const who = learner(); // first: a new id is an item of the work too
   const times = store.savedTimes();
   const items = [];
   for (const key of store.keys().sort()) {
@@ -25,7 +38,7 @@ export function exportedWork() {
     items.push({ key: portableKey(key), value, saved: saved === undefined ? null : new Date(saved).toISOString() });
   }
   return { format: FORMAT, version: VERSION, site: storageNamespace, course: courseName,
-    exported: new Date().toISOString(), items };
+    exported: new Date().toISOString(), learner: who, items };
 }
 
 const pad = (n) => String(n).padStart(2, "0");
@@ -40,25 +53,46 @@ export function downloadWork() {
   return format("work.exported", { count: bnDigits(work.items.length), file });
 }
 
-export class WorkFileError extends Error {}
+/** Why a file cannot be read: `reason` (corrupt, wrong, future, other_course) and its `details`;
+ * the message is the "my work" box's (it says this device is unchanged); another page words the
+ * same reason its own way (the class page: class.error.REASON). */
+export class WorkFileError extends Error {
+  constructor(reason, details = {}) {
+    super(format(`work.error.${reason}`, details));
+    this.reason = reason;
+    this.details = details;
+  }
+}
 
-/** The file's items (key on this site -> {value, saved: ms or null}) and when it was written, or a
- * WorkFileError whose message tells the reader why not. Nothing is stored here. */
+/** A file of an earlier version as the current version reads: version 1 named no learner (one
+ * file, one learner, with no name) and its quiz answers keep only the answer shown now (its
+ * first answer and tries are unknown: null, as they stay for answers stored before they were). */
+function migrated(data) {
+  if (data.version === 1) return { ...data, version: 2, learner: { id: null, name: "" } };
+  return data;
+}
+
+/** The file's items (key on this site -> {value, saved: ms or null}), when it was written and by
+ * whom ({id: string or null for an old file, name}), or a WorkFileError saying why not. Nothing is
+ * stored here. */
 export function readWorkFile(text) {
-  const corrupt = () => new WorkFileError(strings["work.error.corrupt"]);
+  const corrupt = () => new WorkFileError("corrupt");
   let data;
   try { data = JSON.parse(text); } catch { throw corrupt(); }
-  if (!isObject(data) || data.format !== FORMAT) throw new WorkFileError(strings["work.error.wrong"]);
+  if (!isObject(data) || data.format !== FORMAT) throw new WorkFileError("wrong");
   if (!Number.isInteger(data.version) || data.version < 1) throw corrupt();
   if (data.version > VERSION) {
-    throw new WorkFileError(format("work.error.future", { version: bnDigits(data.version), supported: bnDigits(VERSION) }));
+    throw new WorkFileError("future", { version: bnDigits(data.version), supported: bnDigits(VERSION) });
   }
   if (data.site !== storageNamespace) {
     const course = typeof data.course === "string" && data.course ? data.course : String(data.site);
-    throw new WorkFileError(format("work.error.other_course", { course }));
+    throw new WorkFileError("other_course", { course });
   }
+  data = migrated(data);
   const exported = Date.parse(data.exported);
   if (typeof data.exported !== "string" || !Number.isFinite(exported) || !Array.isArray(data.items)) throw corrupt();
+  const who = data.learner;
+  if (!isObject(who) || !(who.id === null || (typeof who.id === "string" && who.id)) || typeof who.name !== "string") throw corrupt();
   const items = new Map();
   for (const item of data.items) {
     if (!isObject(item) || typeof item.key !== "string" || !ITEM_KEY.test(item.key)) throw corrupt();
@@ -69,7 +103,7 @@ export function readWorkFile(text) {
     if (items.has(key)) throw corrupt();
     items.set(key, { value: item.value, saved });
   }
-  return { exported, items };
+  return { exported, items, learner: { id: who.id, name: who.name.slice(0, 100) } };
 }
 
 /** What merging would do, item by item: new here; replaced, the file's being saved later (an item

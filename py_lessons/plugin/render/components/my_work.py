@@ -31,6 +31,10 @@ def render() -> str:
     return (
         f'<div class="pz-my-work" data-component="my-work" data-id="my-work">'
         f'<p>{text(t("work.intro"))}</p>'
+        f'<p class="pz-learner-name" data-work-name hidden><label for="pz-learner-name">{text(t("work.name"))}</label> '
+        f'<input type="text" id="pz-learner-name" maxlength="100" autocomplete="name" data-learner-name '
+        f'aria-describedby="pz-learner-name-note"> '
+        f'<span class="pz-note" id="pz-learner-name-note">{text(t("work.name.note"))}</span></p>'
         f'<div class="pz-actions" role="group" aria-label="{attr(t("work.actions"))}" data-work-actions hidden>'
         f'<button type="button" class="pz-button" data-action="export-work">{text(t("work.export"))}</button>'
         f'<label class="pz-button pz-file">{text(t("work.import"))}'
