@@ -50,6 +50,9 @@ class Part:
     words: int
     cells: tuple[str, ...]         # cell ids, in page order
     questions: tuple[str, ...]     # "mcq:<id>" / "ordering:<id>", in page order
+    # (kind, id, YAML body) of every block that names itself, in page order: what a page about
+    # the whole course (the class page) needs of its questions and exercises
+    blocks: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def minutes(self) -> int:
@@ -152,8 +155,11 @@ def read_part(src: str, url: str, markdown: str, *, question_kinds) -> tuple[Par
     questions = [f"{fence.name}:{cid}" for fence in fences
                  if fence.name in question_kinds and (cid := _block_id(fence.body))]
     title = str(front_matter(markdown).get("part") or "").strip() or _heading(markdown, src)
+    blocks = tuple((fence.name, cid, fence.body) for fence in fences
+                   if fence.name != FENCE_LANGUAGE and (cid := _block_id(fence.body)))
     part = Part(src=src, url=url, title=title, words=count_words(markdown),
-                cells=tuple(cell_id for kind, cell_id, _ in ids if kind == "cell"), questions=tuple(questions))
+                cells=tuple(cell_id for kind, cell_id, _ in ids if kind == "cell"), questions=tuple(questions),
+                blocks=blocks)
     return part, fences, ids
 
 

@@ -18,7 +18,8 @@ from ..base.fonts import (FONT_PACKAGE, FONT_SUBSETS, FONT_WEIGHTS, MATH_FONT_FA
 from ..base.layout import ASSETS_URL, VENDOR_URL
 from ..base.strings import as_javascript_module
 
-EDITOR_ENTRY = Path(__file__).parent / "frontend" / "editor.js"
+# Bundled by esbuild (their npm packages' pieces in one minified module each): name -> entry.
+BUNDLES = {name: Path(__file__).parent / "frontend" / name for name in ("editor.js", "unzip.js")}
 
 # (npm package, folder inside it, folder under assets/vendor/): copied as they are.
 # DOMPurify's ES module (with its license): output.js sanitizes the worker's figures with it.
@@ -35,10 +36,10 @@ class VendorError(RuntimeError):
     pass
 
 
-def _bundle_editor(node_modules: Path, cache_dir: Path) -> Path:
+def _bundle(entry: Path, node_modules: Path, cache_dir: Path) -> Path:
     lock = node_modules / ".package-lock.json"  # what npm installed there
-    digest = hashlib.sha256(EDITOR_ENTRY.read_bytes() + (lock.read_bytes() if lock.exists() else b""))
-    out = cache_dir / f"editor-{digest.hexdigest()[:16]}.js"
+    digest = hashlib.sha256(entry.read_bytes() + (lock.read_bytes() if lock.exists() else b""))
+    out = cache_dir / f"{entry.stem}-{digest.hexdigest()[:16]}.js"
     if out.exists():
         return out
     esbuild = node_modules / ".bin" / "esbuild"
@@ -46,12 +47,12 @@ def _bundle_editor(node_modules: Path, cache_dir: Path) -> Path:
         raise VendorError(f"{esbuild} is missing from the plugin's npm packages")
     cache_dir.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(  # NODE_PATH: the entry lives in the plugin, its packages in node_modules
-        [str(esbuild), str(EDITOR_ENTRY), "--bundle", "--format=esm", "--minify", "--legal-comments=eof",
+        [str(esbuild), str(entry), "--bundle", "--format=esm", "--minify", "--legal-comments=eof",
          f"--outfile={out}"],
         capture_output=True, text=True, cwd=node_modules.parent, env={**os.environ, "NODE_PATH": str(node_modules)},
     )
     if done.returncode != 0:
-        raise VendorError(f"esbuild could not bundle CodeMirror:\n{done.stderr}")
+        raise VendorError(f"esbuild could not bundle {entry.name}:\n{done.stderr}")
     return out
 
 
@@ -86,7 +87,8 @@ def _bengali_only_alias(css: str) -> str:
 def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> None:
     vendor = site_dir / VENDOR_URL
     vendor.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(_bundle_editor(node_modules, cache_dir), vendor / "editor.js")
+    for name, entry in BUNDLES.items():
+        shutil.copyfile(_bundle(entry, node_modules, cache_dir), vendor / name)
 
     font_src = node_modules / FONT_PACKAGE
     font_out = vendor / "noto-sans-bengali"
