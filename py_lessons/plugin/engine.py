@@ -43,6 +43,7 @@ from .render import glossary
 from .render.cell_html import render_cell
 from .render.components import Components
 from .render.components.base import Course
+from .render.components.built import block_key, fill_site
 from .render.math import MathRenderer, plain_toc_titles
 from .render import lesson_parts
 from .render import deferred, figure_files
@@ -140,6 +141,7 @@ class LessonEngine:
         self.prose.lesson_count = len(self.course.lessons) or None
         # a new build (under `serve`, the previous one may have stopped half-way): its pages add theirs
         self.lesson_files = {}
+        self.built_blocks = {}  # "kind:page url:id" -> a component as its page parsed it (render/components/built.py)
         self.figures = {}
         self.python.counts = Counts()
         self.pages_prepared = self.pages_reused = 0
@@ -152,6 +154,7 @@ class LessonEngine:
         kept = self.prepared.get(key, self.course.lessons) if self.serving else None
         if kept is not None:
             self.page = kept.page
+            self._keep_built(kept.page)
             if kept.files is not None:
                 self.lesson_files[url] = kept.files
             self.pages_reused += 1
@@ -175,6 +178,7 @@ class LessonEngine:
         page.quoted(markdown)
         self._check_cell_claims(page)
         self.components.parse(page)
+        self._keep_built(page)
         self.components.check(page, self.python)
         self.components.render(page)
         for block in page.runs:
@@ -191,6 +195,12 @@ class LessonEngine:
                               self.course.lessons if self.components.lists_lessons(page) else None)
         self.pages_prepared += 1
         return tagged
+
+    def _keep_built(self, page) -> None:
+        """The page's components as parsed, macros filled in: pages about the whole course show them so."""
+        for block in page.components:
+            if isinstance(block.parsed, dict) and block.parsed.get("id"):
+                self.built_blocks[block_key(block.kind, page.url, block.parsed["id"])] = block.parsed
 
     def render_fence(self, kind: str, body: str, options: dict) -> str:
         page = self.page
@@ -289,6 +299,10 @@ class LessonEngine:
     def write_site(self, site_dir: Path) -> None:
         if not (self.staged.path / MANIFEST_NAME).is_file():  # pruned meanwhile (a long `serve`): made again
             self.staged = self._stage()
+        try:  # first: the writer compresses and lists the filled pages
+            fill_site(site_dir, self.built_blocks, self.math.render_page)
+        except BlockError as exc:
+            raise LessonError(str(exc)) from exc
         self.writer.write(site_dir, self.staged.path, self._files_to_write(), self.figures)
         counts = self.python.counts
         log.info("py_lessons: %d cells run, %d from cache", counts.cells_run, counts.cells_cached)

@@ -13,10 +13,11 @@ EXCLUDE = "data-search-exclude"
 # stays byte for byte what Python drew)...
 CONTROL_TAGS = ("button", "label", "legend", "fieldset", "select", "summary")
 # ...and by one of their classes: the cell's toolbar label and output label, the download box,
-# glossary tooltips, quiz/stepper/explorable hints and labels, figures and stepper tables.
+# glossary tooltips, quiz/stepper/explorable hints and labels, figures and stepper tables; the
+# class page's and the review's views, whose questions a search finds in their lessons.
 CONTROL_CLASSES = ("pycell-label", "pycell-output-label", "pz-download", "pz-tip", "pz-quiz-kind",
                    "pz-quiz-hint", "pz-stepper-hint", "pz-stepper-table", "pz-explorable-hint",
-                   "pz-explorable-figure")
+                   "pz-explorable-figure", "pz-class", "pz-review", "pz-review-due")
 
 _START_TAG = re.compile(r"<([a-zA-Z][\w-]*)(\s[^<>]*?)?(/?)>")
 _CLASS = re.compile(r'\sclass="([^"]*)"')

@@ -151,7 +151,7 @@ class ClassView {
     const texts = [];
     for (const file of files) {
       if (/\.zip$/i.test(file.name) || file.type === "application/zip") {
-        if (file.size > MAX_FILE_BYTES * 10) { refuse(format("class.error.huge", { file: file.name })); continue; }
+        if (file.size > MAX_FILE_BYTES * 10) { refuse(format("class.error.huge_zip", { file: file.name })); continue; }
         try {
           const { unzipSync } = await import(ZIP);
           const entries = unzipSync(new Uint8Array(await file.arrayBuffer()), { filter: (entry) => /\.json$/i.test(entry.name) && !entry.name.startsWith("__MACOSX/") && entry.originalSize <= MAX_FILE_BYTES });
@@ -193,7 +193,7 @@ class ClassView {
     this.showProblems(problems);
     const total = this.learners.size;
     this.say(total ? "shown" : "empty", total
-      ? format("class.status.read", { read: bnDigits(read), refused: bnDigits(refused), total: bnDigits(total) })
+      ? format(refused ? "class.status.read" : "class.status.read.all", { read: bnDigits(read), refused: bnDigits(refused), total: bnDigits(total) })
       : strings["class.status.empty"]);
     this.render();
   }

@@ -17,12 +17,13 @@ import json
 
 from ....runtime.numbers import format_number
 from ...base.errors import BlockError
-from ...base.html import attr, md_block, md_inline, relative_url, text
+from ...base.html import attr, relative_url, text
 from ...base.strings import t
 from ...base.yaml_blocks import read_block
 from ...page.lessons import Lesson, Part
 from . import exercise
 from .base import Component
+from .built import filled
 from .quiz import parse_mcq, parse_ordering
 
 READERS = {"mcq": parse_mcq, "ordering": parse_ordering, "exercise": exercise.parse}
@@ -32,7 +33,7 @@ def _n(value: int) -> str:
     return format_number(value, bangla=True)
 
 
-def _blocks(part: Part) -> list[tuple[str, dict]]:
+def part_blocks(part: Part) -> list[tuple[str, dict]]:
     """The part's questions and exercises, read by their own readers; a block its page's build
     refuses is left out here (that build names the mistake with its line)."""
     found = []
@@ -52,7 +53,7 @@ def course_data(lessons: list[Lesson], page_url: str) -> dict:
     for number, lesson in enumerate(lessons, 1):
         parts = []
         for k, part in enumerate(lesson.parts, 1):
-            blocks = _blocks(part)
+            blocks = part_blocks(part)
             parts.append({
                 "k": k, "title": part.title, "cells": list(part.cells),
                 "questions": [{"kind": kind, "id": parsed["id"],
@@ -66,35 +67,28 @@ def course_data(lessons: list[Lesson], page_url: str) -> dict:
     return {"lessons": data}
 
 
-def _first_paragraph(markdown: str) -> str:
-    return markdown.strip().split("\n\n", 1)[0]
+TEXT_CLASS = ' class="pz-class-question-text"'
 
 
-def _question(kind: str, parsed: dict, where: str, href: str) -> str:
+def _question(kind: str, parsed: dict, where: str, href: str, part_url: str) -> str:
+    """A question as its lesson words it (built.py fills in the built lesson's text and choices)."""
     cid = parsed["id"]
-    if kind == "mcq":
-        choices = "".join(
-            f'<div class="pz-class-choice" data-choice="{n}"><p class="pz-class-choice-text">{md_inline(choice["text"])}</p>'
-            f'{md_block(choice["explain"]) if choice["explain"] else ""}</div>'
-            for n, choice in enumerate(parsed["choices"]))
-        template = f'<template data-choices>{choices}</template>'
-    else:
-        template = ""
+    template = filled("template", " data-choices", "class-choices", kind, part_url, cid) if kind == "mcq" else ""
     return (
         f'<li class="pz-class-question" data-class-question="{attr(kind)}:{attr(cid)}">'
         f'<p class="pz-class-where"><a href="{attr(href)}#{attr(cid)}-question">{text(where)}</a></p>'
-        f'<div class="pz-class-question-text">{md_block(parsed["question"])}</div>'
+        f'{filled("div", TEXT_CLASS, "question-text", kind, part_url, cid)}'
         f'<p class="pz-class-stats" data-question-stats>{text(t("class.question.none"))}</p>'
         f'<div class="pz-class-common" data-common-wrong hidden></div>{template}</li>'
     )
 
 
-def _exercise(parsed: dict, where: str, href: str) -> str:
+def _exercise(parsed: dict, where: str, href: str, part_url: str) -> str:
     cid = parsed["id"]
     return (
         f'<li class="pz-class-exercise" data-class-exercise="{attr(cid)}">'
         f'<p class="pz-class-where"><a href="{attr(href)}#{attr(exercise.editor_id(cid))}">{text(where)}</a></p>'
-        f'<div class="pz-class-question-text">{md_block(_first_paragraph(parsed["prompt"]))}</div>'
+        f'{filled("div", TEXT_CLASS, "exercise-text", "exercise", part_url, cid)}'
         f'<p class="pz-class-stats" data-exercise-stats>{text(t("class.exercise.none"))}</p></li>'
     )
 
@@ -108,16 +102,16 @@ def render_questions(lessons: list[Lesson], page_url: str) -> str:
         for k, part in enumerate(lesson.parts, 1):
             href = relative_url(part.url, page_url)
             numbers = {"question": 0, "exercise": 0}  # as the teacher counts them on the page
-            for kind, parsed in _blocks(part):
+            for kind, parsed in part_blocks(part):
                 sort = "exercise" if kind == "exercise" else "question"
                 numbers[sort] += 1
                 label = f"class.where.{sort}" + (".one_part" if len(lesson.parts) == 1 else "")
                 where = t(label, lesson=_n(number), part=_n(k), n=_n(numbers[sort]))
-                items.append(_exercise(parsed, where, href) if sort == "exercise" else _question(kind, parsed, where, href))
+                items.append(_exercise(parsed, where, href, part.url) if sort == "exercise" else _question(kind, parsed, where, href, part.url))
         if items:
             sections.append(
                 f'<section class="pz-class-lesson" data-class-lesson="{attr(lesson.id)}">'
-                f'<h3>{text(t("progress.lesson.number", n=_n(number)))} {text(lesson.title)}</h3>'
+                f'<h3>{text(t("progress.lesson.number", n=_n(number)))}: {text(lesson.title)}</h3>'
                 f'<ol class="pz-class-items">{"".join(items)}</ol></section>')
     return "".join(sections)
 
@@ -128,7 +122,7 @@ COLUMNS = ("name", "progress", "cells", "first", "right", "passed", "failed", "l
 def render_class_view(lessons: list[Lesson], page_url: str) -> str:
     scopes = [f'<option value="">{text(t("class.scope.all"))}</option>']
     for number, lesson in enumerate(lessons, 1):
-        name = f'{t("progress.lesson.number", n=_n(number))} {lesson.title}'
+        name = f'{t("progress.lesson.number", n=_n(number))}: {lesson.title}'
         scopes.append(f'<option value="{attr(lesson.id)}">{text(name)}</option>')
         if len(lesson.parts) > 1:
             scopes += [f'<option value="{attr(lesson.id)}/{k}">{text(t("class.scope.part", lesson=_n(number), k=_n(k), title=part.title))}</option>'

@@ -21,6 +21,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from ...base.errors import BlockError
 from ...base.html import attr, md_block, md_inline, text
 from ...base.strings import t
@@ -54,6 +57,14 @@ def parse_mcq(source: str) -> dict:
     return {"id": cid, "question": question, "choices": parsed, "answer": right[0]}
 
 
+def revision(parsed: dict) -> str:
+    """The question's content revision: a digest of everything the reader sees and is checked
+    against (question, choices or items, the answer, explanations). A review (lib/review.js)
+    scheduled for another revision is retired, never asked with an answer that has changed."""
+    canonical = json.dumps(parsed, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+
 def _feedback(cid: str) -> str:
     return (f'<div class="pz-feedback" role="status" aria-live="polite" data-feedback id="{attr(cid)}-feedback"></div>')
 
@@ -73,7 +84,7 @@ def render_mcq(parsed: dict) -> str:
             explains.append(f'<div class="pz-explain" data-explain-for="{n}" hidden>{md_block(choice["explain"])}</div>')
     return (
         f'<div class="pz-quiz pz-mcq" data-component="mcq" data-id="{attr(cid)}" data-state="unanswered" '
-        f'data-answer="{parsed["answer"]}">'
+        f'data-answer="{parsed["answer"]}" data-revision="{revision(parsed)}">'
         f'<p class="pz-quiz-kind">{text(t("quiz.mcq.label"))}</p>'
         f'<div class="pz-question" id="{attr(cid)}-question">{md_block(parsed["question"])}</div>'
         f'<div class="pz-choices" role="radiogroup" aria-labelledby="{attr(cid)}-question">{"".join(choices)}</div>'
@@ -113,7 +124,8 @@ def render_ordering(parsed: dict) -> str:
     explain = (f'<div class="pz-explain" data-explain-for="all" hidden>{md_block(parsed["explain"])}</div>'
                if parsed["explain"] else "")
     return (
-        f'<div class="pz-quiz pz-ordering" data-component="ordering" data-id="{attr(cid)}" data-state="unanswered">'
+        f'<div class="pz-quiz pz-ordering" data-component="ordering" data-id="{attr(cid)}" data-state="unanswered" '
+        f'data-revision="{revision(parsed)}">'
         f'<p class="pz-quiz-kind">{text(t("quiz.ordering.label"))}</p>'
         f'<div class="pz-question" id="{attr(cid)}-question">{md_block(parsed["question"])}'
         f'<p class="pz-quiz-hint">{text(t("order.hint"))}</p></div>'
