@@ -19,7 +19,7 @@ from ..base.layout import ASSETS_URL, VENDOR_URL
 from ..base.strings import as_javascript_module
 
 # Bundled by esbuild (their npm packages' pieces in one minified module each): name -> entry.
-BUNDLES = {name: Path(__file__).parent / "frontend" / name for name in ("editor.js", "unzip.js")}
+BUNDLES = {name: Path(__file__).parent / "frontend" / name for name in ("editor.js", "unzip.js", "fsrs.js")}
 
 # (npm package, folder inside it, folder under assets/vendor/): copied as they are.
 # DOMPurify's ES module (with its license): output.js sanitizes the worker's figures with it.
@@ -56,6 +56,11 @@ def _bundle(entry: Path, node_modules: Path, cache_dir: Path) -> Path:
     return out
 
 
+def bundled(name: str, node_modules: Path, cache_dir: Path) -> Path:
+    """The esbuild bundle of one of BUNDLES (cached by its entry and the installed packages)."""
+    return _bundle(BUNDLES[name], node_modules, cache_dir)
+
+
 def _math_font(node_modules: Path, cache_dir: Path) -> Path:
     source = node_modules / MATH_FONT_PACKAGE / MATH_FONT_FILE
     if not source.exists():
@@ -87,8 +92,8 @@ def _bengali_only_alias(css: str) -> str:
 def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> None:
     vendor = site_dir / VENDOR_URL
     vendor.mkdir(parents=True, exist_ok=True)
-    for name, entry in BUNDLES.items():
-        shutil.copyfile(_bundle(entry, node_modules, cache_dir), vendor / name)
+    for name in BUNDLES:
+        shutil.copyfile(bundled(name, node_modules, cache_dir), vendor / name)
 
     font_src = node_modules / FONT_PACKAGE
     font_out = vendor / "noto-sans-bengali"

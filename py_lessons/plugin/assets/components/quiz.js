@@ -1,9 +1,27 @@
 // Self-check questions: single-choice (mcq) and ordering. Answers persist in localStorage, with
 // the first answer ever checked and the number of checks (a teacher's class page reads both from
-// the learner's "my work" file); "try again" clears the answer shown, never that history.
+// the learner's "my work" file); "try again" clears the answer shown, never that history. A
+// question's first check in its lesson puts it into review: its review item records that answer,
+// and lib/review.js makes the card from it when review is asked (the lesson loads no scheduler). On
+// the review page (inside [data-review-item]) a question keeps nothing of its own: its first check
+// is told to the page (REVIEW_ANSWERED), which schedules the next time.
 import { enhanceAll } from "../lib/dom.js";
-import { pageKey, store } from "../lib/store.js";
+import { pageKey, pagePath, reviewKey, store } from "../lib/store.js";
 import { bnDigits, format, strings } from "../lib/text.js";
+
+/** Fired (bubbling) by a question on the review page at its first check: detail {correct}. */
+export const REVIEW_ANSWERED = "pathshala:review-answered";
+
+/** After a check: into review from the lesson, or the review page told. */
+function afterAnswer(root, correct, firstInReview) {
+  if (root.closest("[data-review-item]")) {
+    if (firstInReview) root.dispatchEvent(new CustomEvent(REVIEW_ANSWERED, { bubbles: true, detail: { correct } }));
+    return;
+  }
+  const { component: kind, id, revision } = root.dataset;
+  const key = reviewKey(pagePath(), kind, id);
+  if (store.get(key)?.rev !== revision) store.set(key, { rev: revision, card: null, first: { at: Date.now(), correct } });
+}
 
 /** What a question's stored record keeps of its history: {first, tries} before this check
  * (tries 0 before any; both null when it was answered before they were kept, so unknown). */
@@ -38,7 +56,9 @@ class Mcq {
     this.retryButton = root.querySelector('[data-action="retry"]');
     root.querySelector('[data-action="check"]').addEventListener("click", () => this.check());
     this.retryButton.addEventListener("click", () => this.retry());
-    const saved = store.get(this.key);
+    this.reviewing = root.closest("[data-review-item]") !== null; // nothing of the lesson's answer here
+    this.checks = 0;
+    const saved = this.reviewing ? null : store.get(this.key);
     const choice = saved && typeof saved === "object" ? saved.choice : null;
     if (Number.isInteger(choice) && this.radios[choice]) {
       this.radios[choice].checked = true;
@@ -49,8 +69,10 @@ class Mcq {
   check() {
     const chosen = this.radios.findIndex((radio) => radio.checked);
     if (chosen < 0) { say(this.feedback, strings["quiz.pick"]); return; }
-    store.set(this.key, { choice: chosen, ...afterCheck(store.get(this.key), chosen) });
+    if (!this.reviewing) store.set(this.key, { choice: chosen, ...afterCheck(store.get(this.key), chosen) });
     this.evaluate(chosen);
+    this.checks += 1;
+    afterAnswer(this.root, this.root.dataset.state === "correct", this.checks === 1);
   }
 
   evaluate(chosen) {
@@ -63,7 +85,7 @@ class Mcq {
 
   retry() {
     for (const radio of this.radios) radio.checked = false;
-    store.set(this.key, { choice: null, ...history(store.get(this.key)) });
+    if (!this.reviewing) store.set(this.key, { choice: null, ...history(store.get(this.key)) });
     this.root.dataset.state = "unanswered";
     this.retryButton.hidden = true;
     say(this.feedback, strings["quiz.cleared"]);
@@ -91,7 +113,13 @@ class Ordering {
     });
     root.querySelector('[data-action="check"]').addEventListener("click", () => this.check());
     this.retryButton.addEventListener("click", () => this.retry());
-    this.restore();
+    this.reviewing = root.closest("[data-review-item]") !== null;
+    this.checks = 0;
+    if (!this.reviewing) this.restore();
+  }
+
+  save(value) {
+    if (!this.reviewing) store.set(this.key, value);
   }
 
   items() { return [...this.list.children]; }
@@ -120,7 +148,7 @@ class Ordering {
     button.focus();
     this.root.dataset.state = "unanswered";
     this.retryButton.hidden = true;
-    store.set(this.key, { order: this.order(), checked: false, ...history(store.get(this.key)) });
+    this.save({ order: this.order(), checked: false, ...history(store.get(this.key)) });
     say(this.feedback, format("order.moved", {
       item: li.querySelector(".pz-order-text").textContent,
       position: bnDigits(this.items().indexOf(li) + 1),
@@ -129,8 +157,10 @@ class Ordering {
 
   check() {
     const order = this.order();
-    store.set(this.key, { order, checked: true, ...afterCheck(store.get(this.key), order) });
+    this.save({ order, checked: true, ...afterCheck(store.get(this.key), order) });
     this.evaluate();
+    this.checks += 1;
+    afterAnswer(this.root, this.root.dataset.state === "correct", this.checks === 1);
   }
 
   evaluate() {
@@ -143,7 +173,7 @@ class Ordering {
 
   retry() {
     this.arrange(this.initial);
-    store.set(this.key, { order: this.initial, checked: false, ...history(store.get(this.key)) });
+    this.save({ order: this.initial, checked: false, ...history(store.get(this.key)) });
     this.root.dataset.state = "unanswered";
     this.retryButton.hidden = true;
     say(this.feedback, strings["quiz.cleared"]);

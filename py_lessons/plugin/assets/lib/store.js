@@ -43,6 +43,10 @@ export function isAnswered(kind, saved) {
  * shows it; lib/work-file.js writes both into a "my work" file). */
 export const LEARNER_ID = "learner:id";
 export const LEARNER_NAME = "learner:name";
+/** A question's review (lib/review.js): under the lesson's path, like the question's answer. */
+export const reviewKey = (lessonPath, kind, id) => `review:${lessonPath}:${kind}:${id}`;
+/** The reader's choice of review: "off" when they turned it off. */
+export const REVIEW_SETTING = "prefs:review";
 /** A lesson's "finished" stamp: its id is the lesson's slug, unique in the course. */
 export const completeKey = (lessonId) => `complete:${lessonId}`;
 
