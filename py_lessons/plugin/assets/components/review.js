@@ -40,7 +40,7 @@ class ReviewDue {
   }
 
   update() {
-    const state = reviewState(this.questions);
+    const state = reviewState(this.questions, new Date(), { retire: false });
     const due = reviewOn() ? state.due.length : 0;
     this.root.dataset.reviewDue = String(due);
     this.root.querySelector("[data-review-due-text]").textContent = dueLine(state);
@@ -97,7 +97,10 @@ class ReviewPage {
     document.dispatchEvent(new CustomEvent(CONTENT_SHOWN, { detail: this.stage }));
     this.nextButton.hidden = true;
     this.postponeButton.hidden = false;
-    this.stage.querySelector("input, button")?.focus();
+    // the card, not its first choice: a ring on a choice reads as an answer picked
+    const card = this.stage.querySelector("[data-review-item]");
+    card.tabIndex = -1;
+    card.focus();
   }
 
   answered(correct) {

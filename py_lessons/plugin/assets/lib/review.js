@@ -46,8 +46,9 @@ export function postpone(key, now = new Date()) {
 
 /** The course's questions (the build's list: kind, id, rev, lesson href) with their stored cards:
  * {due: [...], later: [...], retired} (each entry the question, its key and card; due ones by due
- * date). Cards of a changed or removed question are removed here. */
-export function reviewState(questions, now = new Date()) {
+ * date). Cards of a changed or removed question are left out, and removed where `retire` (the
+ * review page, which says how many; the home page only counts). */
+export function reviewState(questions, now = new Date(), { retire = true } = {}) {
   const current = new Map();
   for (const question of questions) {
     const key = reviewKey(new URL(question.lesson, location.href).pathname, question.kind, question.id);
@@ -62,7 +63,7 @@ export function reviewState(questions, now = new Date()) {
     const question = current.get(key);
     const card = cardOf(saved);
     if (!question || saved?.rev !== question.rev || !card) {
-      store.remove(key);
+      if (retire) store.remove(key);
       retired += 1;
       continue;
     }

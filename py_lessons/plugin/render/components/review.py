@@ -71,7 +71,7 @@ def render_review(lessons: list[Lesson], page_url: str) -> str:
     questions = course_questions(lessons, page_url)
     cards = "".join(
         f'<template data-review-template="{n}"><div class="pz-review-card" data-review-item="{attr(q["kind"])}:{attr(q["id"])}">'
-        f'<p class="pz-review-where">{text(q["where"])}: {text(q["title"])}</p>'
+        f'<p class="pz-review-where">{text(t("review.where", where=q["where"], title=q["title"]))}</p>'
         f'{q["html"]}'
         f'<p class="pz-review-back"><a href="{attr(q["href"])}" data-review-back>{text(t("review.back"))}</a></p>'
         f'</div></template>'
@@ -82,7 +82,7 @@ def render_review(lessons: list[Lesson], page_url: str) -> str:
         f'<p class="pz-status pz-review-status" role="status" aria-live="polite" data-status>{text(t("review.loading"))}</p>'
         f'<p class="pz-review-position" data-review-position hidden></p>'
         f'<div class="pz-review-stage" data-review-stage></div>'
-        f'<p class="pz-note" data-review-scheduled role="status" aria-live="polite"></p>'
+        f'<p class="pz-review-scheduled" data-review-scheduled role="status" aria-live="polite"></p>'
         f'<div class="pz-actions" data-review-actions hidden>'
         f'<button type="button" class="pz-button" data-action="review-next" hidden>{text(t("review.next"))}</button>'
         f'<button type="button" class="pz-button" data-action="review-postpone">{text(t("review.postpone"))}</button></div>'
