@@ -21,12 +21,10 @@ export const ratingFor = (correct) => (correct ? Rating.Good : Rating.Again);
 
 /** The card after answering at `now` (a Date): a new card when `card` is null. As stored: JSON
  * with times in ms. */
-export function answered(card, correct, now, f = DEFAULT) {
-  return frozen(f.next(card ? revived(card) : createEmptyCard(now), now, ratingFor(correct)).card);
-}
+export const answered = (card, correct, now, f = DEFAULT) => graded(card, ratingFor(correct), now, f);
 
-/** The card of `answered` with its grade given directly (1 Again … 4 Easy): the library's own
- * test histories use all four. */
+/** The card after an answer graded directly (1 Again … 4 Easy): the library's own test histories
+ * use all four. */
 export function graded(card, grade, now, f = DEFAULT) {
   return frozen(f.next(card ? revived(card) : createEmptyCard(now), now, grade).card);
 }
