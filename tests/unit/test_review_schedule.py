@@ -71,6 +71,7 @@ for (const [name, correct] of [["right", true], ["wrong", false]]) {
     postponed: postponed(card, new Date(2026, 2, 5, 8, 0)) };
 }
 out.start = start.getTime();
+out.retention = scheduler().parameters.request_retention;
 console.log(JSON.stringify(out));
 """
 
@@ -111,7 +112,8 @@ def test_a_right_answer_is_good_and_a_wrong_one_again(run_schedule):
     day = 86_400_000
     assert answers["wrong"]["card"]["due"] - run_schedule["start"] == 1 * day  # "ভুল হলে পরদিনই" (review/index.md)
     assert answers["right"]["card"]["due"] - run_schedule["start"] > 1 * day   # "ঠিক হলে কয়েক দিন পরে"
-    assert answers["right"]["card"]["scheduled_days"] == 3  # FSRS's default weights (README says three days)
+    assert answers["right"]["card"]["scheduled_days"] == 3  # FSRS's default weights: "তিন দিন পরে" (review/index.md)
+    assert run_schedule["retention"] == 0.9  # a question returns when recall is expected to fall to "৯০%" (review/index.md)
     assert answers["wrong"]["card"]["lapses"] == 0 and answers["wrong"]["card"]["reps"] == 1
 
 
