@@ -15,6 +15,13 @@ export class EditedControls {
     this.toggle.setAttribute("aria-expanded", "false");
     cell.more.button.before(this.badge); // the badge stays in sight; the toggle is one of the cell's other actions
     cell.more.add([this.toggle], cell.buttons.reset);
+    this.panel = null; // built when first asked for: most cells are never edited (fewer elements at load)
+    this.toggle.addEventListener("click", () => this.showOriginal(!this.panel || this.panel.hidden));
+  }
+
+  /** The panel with the lesson's original code, beside the editor. */
+  makePanel() {
+    const cell = this.cell;
     this.panel = document.createElement("figure");
     this.panel.className = "pycell-original";
     this.panel.dataset.original = "";
@@ -30,13 +37,12 @@ export class EditedControls {
     code.textContent = cell.originalCode;
     pre.append(code);
     this.panel.append(caption, pre);
-    cell.root.classList.add("pycell-has-original");
     cell.host.after(this.panel);
-    this.toggle.addEventListener("click", () => this.showOriginal(this.panel.hidden));
   }
 
   showOriginal(show) {
-    this.panel.hidden = !show;
+    if (show && !this.panel) this.makePanel();
+    if (this.panel) this.panel.hidden = !show;
     this.cell.root.toggleAttribute("data-original-shown", show);
     this.toggle.setAttribute("aria-expanded", String(show));
     this.toggle.textContent = strings[show ? "cell.original.hide" : "cell.original.show"];

@@ -10,18 +10,9 @@ export class ShareControls {
     this.cell = cell;
     const share = makeButton("share", "share.button");
     share.title = strings["share.hint"];
-    this.unshareButton = makeButton("unshare", "share.unshare");
-    this.marker = document.createElement("span");
-    this.marker.className = "pycell-shared";
-    this.marker.dataset.sharedMarker = "";
-    this.marker.title = strings["share.marker.hint"];
-    this.marker.textContent = strings["share.marker"];
-    this.marker.hidden = this.unshareButton.hidden = true;
-    cell.more.button.before(this.marker); // "someone else's code" stays in sight
-    cell.more.add([this.unshareButton]);  // the way back first among the other actions
     cell.more.add([share], cell.buttons.reset);
     share.addEventListener("click", () => this.share());
-    this.unshareButton.addEventListener("click", () => this.unshare());
+    this.marker = this.unshareButton = null; // built when code from a link is first shown
     this.field = null;
   }
 
@@ -72,6 +63,7 @@ export class ShareControls {
     cell.source.share(code);
     cell.swapCode(code);
     cell.root.dataset.shared = "true";
+    if (!this.marker) this.makeMarker();
     this.marker.hidden = this.unshareButton.hidden = false;
     cell.setStatus(strings["share.opened"]);
     cell.root.scrollIntoView({ block: "start" });
@@ -90,6 +82,20 @@ export class ShareControls {
   /** The cell's code is the reader's own again. */
   ended() {
     delete this.cell.root.dataset.shared;
-    this.marker.hidden = this.unshareButton.hidden = true;
+    if (this.marker) this.marker.hidden = this.unshareButton.hidden = true;
+  }
+
+  /** "Someone else's code" (stays in sight) and "back to the lesson's code" (first among the other actions). */
+  makeMarker() {
+    const cell = this.cell;
+    this.unshareButton = makeButton("unshare", "share.unshare");
+    this.unshareButton.addEventListener("click", () => this.unshare());
+    this.marker = document.createElement("span");
+    this.marker.className = "pycell-shared";
+    this.marker.dataset.sharedMarker = "";
+    this.marker.title = strings["share.marker.hint"];
+    this.marker.textContent = strings["share.marker"];
+    cell.more.button.before(this.marker);
+    cell.more.add([this.unshareButton]);
   }
 }
