@@ -121,24 +121,29 @@ def test_a_burst_of_twenty_changes_draws_at_most_three_times_and_ends_on_the_las
     assert matches_in_page(page, root, expected_svg(runner, root, "learning_rate_path", lr=0.9, steps=GUIDE_STEPS))
 
 
-def test_changes_are_debounced(page, site_url):
-    """On the page's clock (Playwright's, moved by hand): a drawing starts only once the slider
-    has rested for the debounce time, counted from its last change."""
+def test_the_first_change_draws_at_once_and_a_burst_once_it_rests(page, site_url):
+    """On the page's clock (Playwright's, moved by hand): the first change after a rest asks for a
+    drawing at once; changes that follow within the debounce time are one more drawing, asked for
+    once the slider has rested that long after the last of them."""
     page.clock.install()
     root = open_explorable(page, site_url + GUIDE, "guide-lr")
     root.locator(LR).focus()
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # from here on, time moves only by hand
-    page.keyboard.press("ArrowRight")
-    page.clock.run_for(40)
-    page.keyboard.press("ArrowRight")
-    page.clock.run_for(40)  # 80 ms after the first change, 40 after the last
-    # not drawing yet (matplotlib may still be loading since the reader reached the slider)
-    assert root.get_attribute("data-state") in ("ready", "preparing")
-    page.clock.run_for(20)
+    asked = "() => window.__asked"
+    root.evaluate("""(root) => { window.__asked = [];  // the slider's value each time a drawing starts
+        new MutationObserver(() => { if (root.dataset.state === 'computing') window.__asked.push(root.querySelector('input[data-param="lr"]').value); })
+          .observe(root, { attributes: true, attributeFilter: ['data-state'] }); }""")
+    page.keyboard.press("ArrowRight")  # 0.10 -> 0.15: drawn at once, no waiting
     assert root.get_attribute("data-state") == "computing"
+    page.keyboard.press("ArrowRight")  # 0.20, within the debounce time: waits for the rest
+    page.clock.run_for(40)
+    page.keyboard.press("ArrowRight")  # 0.25
+    page.clock.run_for(40)  # 40 ms after the last change: still gathering
     page.clock.resume()
-    wait_drawn(page, root, {"lr": 0.2, "steps": GUIDE_STEPS})
-    assert root.get_attribute("data-computations") == "1"
+    wait_drawn(page, root, {"lr": 0.25, "steps": GUIDE_STEPS})
+    # the leading value, then the last one (0.20 was replaced before it was asked for)
+    assert int(root.get_attribute("data-computations")) == 2
+    assert page.evaluate(asked)[0] == "0.15"
 
 
 WAVE_PAGE = "# L\n\n```explorable\nid: wave\nfunction: wave\n```\n"

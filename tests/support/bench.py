@@ -38,7 +38,7 @@ the same load:
   stop_s                 a busy loop in the NumPy cell: Stop clicked -> the cell has stopped
   explorable_update_ms   for every explorable figure of the site, once Python is warm: a slider
                          moved with the keyboard -> the new figure in the page (its data-update-ms,
-                         debounce included), and the part of it Python took (data-python-ms)
+                         a first change after a rest draws at once), and the part of it Python took (data-python-ms)
   explorable_first_redraw_s   for every explorable, on a 360 px page opened at its top: the
                          reader scrolls to two screens above it, reads for READ_S seconds, then
                          moves its first slider -> the first figure ("after_reading"); and the same

@@ -1,8 +1,10 @@
 // Explorable figures: sliders bound to a Python function of the course. The build drew the
 // default figure; a moved slider redraws it with py_lessons.runtime.explorables.render in the
 // shared Pyodide worker (the same call the build made, so the same values give the same SVG).
-// Debounced, and never a queue: at most one drawing in flight, plus the newest values waiting;
-// values in between are skipped.
+// The first change after a rest draws at once (a tap or an arrow key answers without waiting); the
+// changes that follow it within DEBOUNCE_MS of each other are one drawing, once the slider rests.
+// Never a queue: at most one drawing in flight, plus the newest values waiting; values in between
+// are skipped.
 import { sharedPythonWorker } from "../python/python-worker.js";
 import { TO_PYTHON } from "../python/protocol.js";
 import { sanitizeSvg } from "../cells/output.js";
@@ -87,8 +89,14 @@ class Explorable {
   changed(input) {
     this.showValue(input);
     this.changedAt = performance.now();
+    const resting = this.timer === null;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.request(), DEBOUNCE_MS);
+    if (resting) this.request(); // the leading change
+    this.followed = !resting;   // a change after it waits for the rest
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.followed) this.request();
+    }, DEBOUNCE_MS);
   }
 
   request() {
@@ -148,6 +156,7 @@ class Explorable {
 
   reset() {
     clearTimeout(this.timer);
+    this.timer = null;
     this.generation += 1;
     this.pending = null;
     this.inputs.forEach((input, i) => { input.value = this.initial[i]; this.showValue(input); });
