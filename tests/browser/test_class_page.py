@@ -94,6 +94,9 @@ def test_forty_learners_give_the_figures_their_files_hold(page, site_url, built_
     for n in (11, 21, 31):
         said = [p for p in problems if f"learner-{n}-old.json" in p]
         assert len(said) == 1 and f"“learner-{n}.json”" in said[0]
+    # refused files are errors, listed first; a duplicate is a notice (the newer file counted)
+    kinds = view.locator("[data-class-problems] li").evaluate_all("(items) => items.map((li) => li.dataset.kind)")
+    assert kinds == ["refused"] * 4 + ["duplicate"] * 3
     status = view.locator("[data-status]").inner_text()
     assert status == t("class.status.read", read=bn(len(files) - 4), refused=bn(4), total=bn(40))
 
@@ -210,6 +213,11 @@ def test_the_page_reads_on_a_phone_passes_axe_and_works_offline(browser, course_
     scroller = view.locator(".pz-class-scroll")
     assert scroller.evaluate("(el) => el.scrollWidth > el.clientWidth")
     assert scroller.get_attribute("tabindex") == "0"
+    # down a long class the header row stays at the top of the table's box
+    scroller.evaluate("(el) => { el.scrollTop = el.scrollHeight; }")
+    top = scroller.evaluate("(el) => el.getBoundingClientRect().top")
+    assert scroller.evaluate("(el) => el.scrollTop") > 0
+    assert abs(view.locator('th[data-column="progress"]').evaluate("(el) => el.getBoundingClientRect().top") - top) <= 1
     assert serious_violations(page) == []
     context.close()
     assert errors == []

@@ -147,7 +147,7 @@ class ClassView {
     const problems = [];
     let read = 0;
     let refused = 0;
-    const refuse = (message) => { problems.push(message); refused += 1; };
+    const refuse = (message) => { problems.push({ kind: "refused", message }); refused += 1; };
     const texts = [];
     for (const file of files) {
       if (/\.zip$/i.test(file.name) || file.type === "application/zip") {
@@ -184,7 +184,7 @@ class ClassView {
       const before = this.learners.get(id);
       if (before) {
         const [newer, older] = learner.exported >= before.exported ? [learner, before] : [before, learner];
-        problems.push(format("class.duplicate", { name: newer.name, kept: newer.file, date: shownTime(newer.exported), dropped: older.file }));
+        problems.push({ kind: "duplicate", message: format("class.duplicate", { name: newer.name, kept: newer.file, date: shownTime(newer.exported), dropped: older.file }) });
         this.learners.set(id, newer);
       } else {
         this.learners.set(id, learner);
@@ -198,8 +198,15 @@ class ClassView {
     this.render();
   }
 
+  /** Refused files first (marked as errors), then duplicates (a notice: nothing was lost). */
   showProblems(problems) {
-    this.problems.replaceChildren(...problems.map((message) => Object.assign(document.createElement("li"), { textContent: message })));
+    const order = ["refused", "duplicate"];
+    problems.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+    this.problems.replaceChildren(...problems.map(({ kind, message }) => {
+      const item = Object.assign(document.createElement("li"), { textContent: message });
+      item.dataset.kind = kind;
+      return item;
+    }));
     this.problems.hidden = !problems.length;
     this.problems.dataset.count = String(problems.length);
   }
