@@ -22,6 +22,7 @@ Every error is a LessonError whose message starts with ``page:line``.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from .base import dependencies
@@ -62,6 +63,7 @@ class LessonEngine:
         self.settings = settings
         self.serving = serving
         self.layout = layout = settings.layout
+        self.directory_urls = True  # MkDocs' use_directory_urls, as finish_page is told it
         root = Path(settings.root)
         self.cache_dir = root / settings.cache_dir
         self.runs_dir = root / settings.runs_dir
@@ -223,6 +225,7 @@ class LessonEngine:
         way on and the download control (the whole lesson's files); search indexes only the prose;
         figures and what the page hides at load are set aside (render/figure_files.py, deferred.py)."""
         page = self.page
+        self.directory_urls = use_directory_urls  # the same for every page: the built pages' links (_finish_built)
         self._report_prose(check_generated(self.prose, html, self._source_of("", page.src), page.src))
         href = relative_url(self.layout.glossary_url(use_directory_urls), page.url)
         try:
@@ -244,6 +247,14 @@ class LessonEngine:
         elif files:
             html += download_control(files.name)
         return deferred.defer_hidden(figure_files.set_aside(prose_only(html), self.figures))
+
+    def _finish_built(self, html: str, page_file: str, key: str) -> str:
+        """A lesson's question shown on a page about the course (built.py): its glossary terms
+        marked as in its lesson (linking to the glossary from this page; each card's tooltips
+        named after its question, so two cards never share an id), its formulas drawn."""
+        href = relative_url(self.layout.glossary_url(self.directory_urls), page_file)
+        html, _ = glossary.mark_terms(html, self.course.terms, href, re.sub(r"[^a-z0-9-]+", "-", key.lower()).strip("-"))
+        return self.math.render_page(html)
 
     def head_tags(self, page_url: str, page_urls: list[str]) -> str:
         return self.writer.head_tags(page_url, page_urls)
@@ -300,7 +311,7 @@ class LessonEngine:
         if not (self.staged.path / MANIFEST_NAME).is_file():  # pruned meanwhile (a long `serve`): made again
             self.staged = self._stage()
         try:  # first: the writer compresses and lists the filled pages
-            fill_site(site_dir, self.built_blocks, self.math.render_page)
+            fill_site(site_dir, self.built_blocks, self._finish_built)
         except BlockError as exc:
             raise LessonError(str(exc)) from exc
         self.writer.write(site_dir, self.staged.path, self._files_to_write(), self.figures)

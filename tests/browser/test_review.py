@@ -197,6 +197,16 @@ def test_pages_about_the_course_show_a_question_as_its_lesson_built_it(built_sit
         html = (built_site / page / "index.html").read_text(encoding="utf-8")
         assert "{{" not in html and "pz-built" not in html
         assert value in html, page
+    # its glossary term ([[chain-rule]] in a choice's explanation) is marked as in the lesson, linking
+    # to the glossary from this page, each tooltip's id once in the page
+    assert 'data-id="chain-rule" href="../../../glossary/#term-chain-rule"' in lesson
+    for page in ("review", "class"):
+        html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        assert "[[" not in html, page
+        if page == "review":
+            assert 'data-id="chain-rule" href="../glossary/#term-chain-rule"' in html
+        ids = re.findall(r' id="(pz-tip-[^"]+)"', html)
+        assert len(ids) == len(set(ids)), page
     revision = re.search(r'data-id="l17-q1"[^>]*data-revision="([0-9a-f]+)"', lesson)[1]
     home = (built_site / "index.html").read_text(encoding="utf-8")
     assert f'"id": "l17-q1", "rev": "{revision}"' in home

@@ -55,9 +55,12 @@ def filled(tag: str, attrs: str, renderer: str, kind: str, page_url: str, cid: s
     return f'<{tag}{attrs} data-pz-built="{renderer}:{block_key(kind, page_url, cid)}"></{tag}>'
 
 
-def fill_site(site_dir: Path, built: dict[str, dict], finish: Callable[[str], str] = lambda html: html) -> int:
-    """Every token in the site's pages replaced; returns how many pages changed. ``finish`` does to
-    the HTML put in what a page's HTML gets after rendering (its formulas drawn). A token whose
+def fill_site(site_dir: Path, built: dict[str, dict],
+              finish: Callable[[str, str, str], str] = lambda html, page_file, key: html) -> int:
+    """Every token in the site's pages replaced; returns how many pages changed. ``finish(html,
+    page_file, key)`` does to the HTML put in what a page's HTML gets after rendering (glossary terms
+    marked, formulas drawn); ``page_file`` is the page's file in the site (``review/index.html``).
+    A token whose
     question no lesson page built is a mistake of the build (a page about the course read a
     question its lesson does not have): it fails with the page named."""
     changed = 0
@@ -72,7 +75,8 @@ def fill_site(site_dir: Path, built: dict[str, dict], finish: Callable[[str], st
                 raise LessonError(f"{page.relative_to(site_dir)}: no lesson page built the question {match['key']}")
             return RENDERERS[match["renderer"]](parsed)
 
-        html = ELEMENT.sub(lambda m: f'{m["open"]}{m["rest"]}{finish(rendered(m))}</{m["tag"]}>', html)
+        page_file = page.relative_to(site_dir).as_posix()
+        html = ELEMENT.sub(lambda m: f'{m["open"]}{m["rest"]}{finish(rendered(m), page_file, m["key"])}</{m["tag"]}>', html)
         page.write_text(TOKEN.sub(rendered, html), encoding="utf-8")
         changed += 1
     return changed
