@@ -65,6 +65,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .bench_floor import time_floor, write_floor_pages
 from .bench_first_visit import first_visit
@@ -100,16 +101,31 @@ def _wait_done(page, cell_id):
 
 
 def _byte_counter(context):
-    moved = {"bytes": 0}
+    """Bytes moved so far, in all ("bytes") and per file of the site ("files": path -> bytes)."""
+    moved = {"bytes": 0, "files": {}}
 
     def count(request):
         try:
-            moved["bytes"] += request.sizes()["responseBodySize"]  # as sent: gzip where served so
+            size = request.sizes()["responseBodySize"]  # as sent: brotli or gzip where served so
         except Exception:  # noqa: BLE001 - a request that failed moved nothing
-            pass
+            return
+        moved["bytes"] += size
+        path = urlsplit(request.url).path
+        moved["files"][path] = moved["files"].get(path, 0) + size
 
     context.on("requestfinished", count)
     return moved
+
+
+def _files_of_median_run(files: list[dict[str, int]], totals: list[int], least: int = 10_000) -> dict:
+    """What the run with the median bytes fetched before its output fetched, file by file (largest
+    first; files under ``least`` bytes summed as one line), so every byte is accounted for."""
+    if not files:
+        return {}
+    run = files[sorted(range(len(totals)), key=totals.__getitem__)[len(totals) // 2]]
+    listed = {path: size for path, size in sorted(run.items(), key=lambda item: -item[1]) if size >= least}
+    small = [size for size in run.values() if size < least]
+    return {**listed, f"{len(small)} files under {least} bytes": sum(small)}
 
 
 def _phases(page, worker):
@@ -146,6 +162,7 @@ def _cold_run(browser, url, cell_id, phone=False):
     seconds = _open_demo_and_run(page, url, cell_id, on_loaded=lambda: loaded.setdefault("bytes", moved["bytes"]))
     paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
     out = {"seconds": seconds, "bytes_before_output": moved["bytes"], "page_bytes_before_run": loaded["bytes"],
+           "files_before_output": dict(moved["files"]),
            "first_contentful_paint_ms": paint,
            "phases": _phases(page, workers[0]) if workers else {}}
     return out, context, page
@@ -399,6 +416,7 @@ def main(argv=None) -> None:
     floor_runs = {"numpy": [], "plot": [], "numpy_bytes_before_output": []}
     phone_runs = {"first_numpy_output_s": [], "bytes_before_first_output": [], "page_bytes_before_run": []}
     phone_floor_runs = {"numpy": [], "numpy_bytes_before_output": []}
+    phone_files = []  # per run: path -> bytes fetched before the first output
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         for _ in range(args.repeat):
@@ -441,6 +459,7 @@ def main(argv=None) -> None:
                 phone_runs["first_numpy_output_s"].append(phone_run["seconds"])
                 phone_runs["bytes_before_first_output"].append(phone_run["bytes_before_output"])
                 phone_runs["page_bytes_before_run"].append(phone_run["page_bytes_before_run"])
+                phone_files.append(phone_run["files_before_output"])
                 context.close()
             for path, explorable_id in ([] if args.skip_explorables else _explorables(site)):
                 for wall, python in _explorable_updates(browser, url, path, explorable_id):
@@ -459,7 +478,8 @@ def main(argv=None) -> None:
     cpython = {cell: _cpython_seconds(demo, cell) for cell in (NUMPY_CELL, PLOT_CELL)}
     phone = {"profile": PROFILE, "ratios_to_floor": ratios_to_floor(phone_runs, phone_floor_runs, {"first_numpy_output_s": "numpy"}),
              "medians": medians_of(phone_runs), "floor_medians": medians_of(phone_floor_runs),
-             "runs": _rounded(phone_runs), "floor_runs": _rounded(phone_floor_runs)}
+             "runs": _rounded(phone_runs), "floor_runs": _rounded(phone_floor_runs),
+             "files_before_first_output": _files_of_median_run(phone_files, phone_runs["bytes_before_first_output"])}
     desktop_ratios = ratios_to_floor(runs, floor_runs)
     explorable_update = {k: round(statistics.median(v)) for k, v in explorable_ms.items()}
     explorable_first = {k: {how: round(statistics.median(v), 2) for how, v in hows.items()}
