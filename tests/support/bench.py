@@ -45,7 +45,8 @@ the same load:
                          with the slider moved as soon as the page has loaded ("at_once")
   targets                issue 23's targets beside what this run measured (support/bench_targets.py);
                          --lighthouse and --pages print theirs
-  phone (--phone)        first NumPy output of floor and site and the bytes before any Run, in a
+  phone (--phone)        first NumPy output of floor and site, the bytes before any Run and, file by
+                         file, what the median run fetched before its first output, in a
                          360 px context with a 4x CPU throttle (the page's main thread only: DevTools
                          cannot throttle the worker) and a 20 Mbit/s, 20 ms network
                          (support/bench_phone.py)
