@@ -5,7 +5,7 @@
 // and lib/review.js makes the card from it when review is asked (the lesson loads no scheduler). On
 // the review page (inside [data-review-item]) a question keeps nothing of its own: its first check
 // is told to the page (REVIEW_ANSWERED), which schedules the next time.
-import { enhanceAll } from "../lib/dom.js";
+import { CONTENT_SHOWN, enhanceAll } from "../lib/dom.js";
 import { pageKey, pagePath, reviewKey, store } from "../lib/store.js";
 import { bnDigits, format, strings } from "../lib/text.js";
 
@@ -44,7 +44,17 @@ function say(feedback, message, explanation) {
   p.className = "pz-feedback-message";
   p.textContent = message;
   feedback.append(p);
-  if (explanation) for (const child of explanation.children) feedback.append(child.cloneNode(true));
+  if (!explanation) return;
+  for (const child of explanation.children) feedback.append(child.cloneNode(true));
+  // a glossary term in the explanation: the copy gets ids of its own (the hidden original keeps
+  // its) and is enhanced anew (a copy keeps the mark of the original's enhancing, not its listeners)
+  for (const tip of feedback.querySelectorAll("[id]")) {
+    const id = `${tip.id}-shown`;
+    for (const ref of feedback.querySelectorAll(`[aria-describedby="${CSS.escape(tip.id)}"]`)) ref.setAttribute("aria-describedby", id);
+    tip.id = id;
+  }
+  for (const copy of feedback.querySelectorAll("[data-enhanced]")) delete copy.dataset.enhanced;
+  document.dispatchEvent(new CustomEvent(CONTENT_SHOWN, { detail: feedback }));
 }
 
 class Mcq {
