@@ -34,7 +34,8 @@ ANSWER_TEXTS = """() => [...document.querySelectorAll('details.pz-answer .pz-ans
     const walker = document.createTreeWalker(answer, NodeFilter.SHOW_TEXT);
     const parts = [];
     while (walker.nextNode()) {
-        if (!walker.currentNode.parentElement.closest('math, code, pre, svg')) parts.push(walker.currentNode.textContent);
+        // a glossary term's definition (its tooltip) is the glossary's text, printed in the term list, not the answer's
+        if (!walker.currentNode.parentElement.closest('math, code, pre, svg, .pz-tip')) parts.push(walker.currentNode.textContent);
     }
     return parts;
 })"""
