@@ -9,7 +9,7 @@ A site generator's adapter (mkdocs_adapter.py) calls, in build order:
     html = engine.render_fence(kind, body, options)            what the page's fences become
     html = engine.finish_page(html, toc)                       glossary tooltips, formulas
     html = engine.head_tags(page_url, page_urls)               what every page's <head> gets
-    engine.write_site(site_dir)                                assets, Pyodide, service worker
+    engine.write_site(site_dir, use_directory_urls)            assets, Pyodide, service worker
     engine.close()
 
 Under `mkdocs serve` (``serving``) the adapter keeps the engine between rebuilds while
@@ -63,7 +63,6 @@ class LessonEngine:
         self.settings = settings
         self.serving = serving
         self.layout = layout = settings.layout
-        self.directory_urls = True  # MkDocs' use_directory_urls, as finish_page is told it
         root = Path(settings.root)
         self.cache_dir = root / settings.cache_dir
         self.runs_dir = root / settings.runs_dir
@@ -225,11 +224,9 @@ class LessonEngine:
         way on and the download control (the whole lesson's files); search indexes only the prose;
         figures and what the page hides at load are set aside (render/figure_files.py, deferred.py)."""
         page = self.page
-        self.directory_urls = use_directory_urls  # the same for every page: the built pages' links (_finish_built)
         self._report_prose(check_generated(self.prose, html, self._source_of("", page.src), page.src))
-        href = relative_url(self.layout.glossary_url(use_directory_urls), page.url)
         try:
-            html, used = glossary.mark_terms(html, self.course.terms, href, page.slug)
+            html, used = self._mark_terms(html, page.url, page.slug, use_directory_urls)
             plain_toc_titles(toc)
             html = self.math.render_page(html)
         except BlockError as exc:
@@ -248,12 +245,17 @@ class LessonEngine:
             html += download_control(files.name)
         return deferred.defer_hidden(figure_files.set_aside(prose_only(html), self.figures))
 
-    def _finish_built(self, html: str, page_file: str, key: str) -> str:
+    def _mark_terms(self, html: str, page_url: str, slug: str, use_directory_urls: bool) -> tuple[str, list[str]]:
+        """Glossary terms as tooltips linking to the glossary from the page at ``page_url``; tooltip
+        ids start with ``slug``."""
+        href = relative_url(self.layout.glossary_url(use_directory_urls), page_url)
+        return glossary.mark_terms(html, self.course.terms, href, slug)
+
+    def _finish_built(self, html: str, page_file: str, key: str, use_directory_urls: bool) -> str:
         """A lesson's question shown on a page about the course (built.py): its glossary terms
-        marked as in its lesson (linking to the glossary from this page; each card's tooltips
-        named after its question, so two cards never share an id), its formulas drawn."""
-        href = relative_url(self.layout.glossary_url(self.directory_urls), page_file)
-        html, _ = glossary.mark_terms(html, self.course.terms, href, re.sub(r"[^a-z0-9-]+", "-", key.lower()).strip("-"))
+        marked as in its lesson (each card's tooltips named after its question, so two cards never
+        share an id), its formulas drawn."""
+        html, _ = self._mark_terms(html, page_file, re.sub(r"[^a-z0-9-]+", "-", key.lower()).strip("-"), use_directory_urls)
         return self.math.render_page(html)
 
     def head_tags(self, page_url: str, page_urls: list[str]) -> str:
@@ -307,11 +309,12 @@ class LessonEngine:
                  "%s` lists them", found[0].src, len(found), self.settings.docs_dir)
 
     # -- the built site -------------------------------------------------------------------
-    def write_site(self, site_dir: Path) -> None:
+    def write_site(self, site_dir: Path, use_directory_urls: bool = True) -> None:
         if not (self.staged.path / MANIFEST_NAME).is_file():  # pruned meanwhile (a long `serve`): made again
             self.staged = self._stage()
         try:  # first: the writer compresses and lists the filled pages
-            fill_site(site_dir, self.built_blocks, self._finish_built)
+            fill_site(site_dir, self.built_blocks,
+                      lambda html, page_file, key: self._finish_built(html, page_file, key, use_directory_urls))
         except BlockError as exc:
             raise LessonError(str(exc)) from exc
         self.writer.write(site_dir, self.staged.path, self._files_to_write(), self.figures)

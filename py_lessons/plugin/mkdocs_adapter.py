@@ -152,7 +152,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
 
     def _write_site(self, config):
         try:
-            self.engine.write_site(Path(config.site_dir))
+            self.engine.write_site(Path(config.site_dir), config.use_directory_urls)
         except LessonError as exc:
             raise PluginError(str(exc)) from exc
 

@@ -75,6 +75,7 @@ from .bench_trace import trace_bench
 from .browser import start_then_stop
 from .bench_author import main as author_main
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
+from .bench_ratios import files_of_median_run
 from .bench_ratios import medians as medians_of
 from .bench_ratios import ratios_to_floor
 from .bench_targets import census_targets, judged, lighthouse_targets
@@ -116,17 +117,6 @@ def _byte_counter(context):
 
     context.on("requestfinished", count)
     return moved
-
-
-def _files_of_median_run(files: list[dict[str, int]], totals: list[int], least: int = 10_000) -> dict:
-    """What the run with the median bytes fetched before its output fetched, file by file (largest
-    first; files under ``least`` bytes summed as one line), so every byte is accounted for."""
-    if not files:
-        return {}
-    run = files[sorted(range(len(totals)), key=totals.__getitem__)[len(totals) // 2]]
-    listed = {path: size for path, size in sorted(run.items(), key=lambda item: -item[1]) if size >= least}
-    small = [size for size in run.values() if size < least]
-    return {**listed, f"{len(small)} files under {least} bytes": sum(small)}
 
 
 def _phases(page, worker):
@@ -480,7 +470,7 @@ def main(argv=None) -> None:
     phone = {"profile": PROFILE, "ratios_to_floor": ratios_to_floor(phone_runs, phone_floor_runs, {"first_numpy_output_s": "numpy"}),
              "medians": medians_of(phone_runs), "floor_medians": medians_of(phone_floor_runs),
              "runs": _rounded(phone_runs), "floor_runs": _rounded(phone_floor_runs),
-             "files_before_first_output": _files_of_median_run(phone_files, phone_runs["bytes_before_first_output"])}
+             "files_before_first_output": files_of_median_run(phone_files, phone_runs["bytes_before_first_output"])}
     desktop_ratios = ratios_to_floor(runs, floor_runs)
     explorable_update = {k: round(statistics.median(v)) for k, v in explorable_ms.items()}
     explorable_first = {k: {how: round(statistics.median(v), 2) for how, v in hows.items()}

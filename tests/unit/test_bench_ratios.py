@@ -3,7 +3,7 @@ expected values are worked out by hand in the comments."""
 
 from __future__ import annotations
 
-from support.bench_ratios import medians, ratios_to_floor
+from support.bench_ratios import files_of_median_run, medians, ratios_to_floor
 
 
 def test_medians_take_the_middle_or_the_mean_of_the_middle_two_and_skip_empty_runs():
@@ -35,11 +35,9 @@ def test_the_ratio_comes_from_unrounded_medians_and_figures_without_runs_are_lef
 
 
 def test_the_bytes_before_the_first_output_are_listed_file_by_file_from_the_median_run():
-    from support.bench import _files_of_median_run
-
     runs = [{"/a.wasm": 300, "/s.js": 5}, {"/a.wasm": 100, "/b.gz": 50, "/s.js": 4, "/t.js": 3}, {"/a.wasm": 999}]
     totals = [sum(run.values()) for run in runs]  # 305, 157, 999: the first is the median
-    assert _files_of_median_run(runs, totals, least=10) == {"/a.wasm": 300, "1 files under 10 bytes": 5}
-    listed = _files_of_median_run(runs[1:2], totals[1:2], least=10)
+    assert files_of_median_run(runs, totals, least=10) == {"/a.wasm": 300, "1 files under 10 bytes": 5}
+    listed = files_of_median_run(runs[1:2], totals[1:2], least=10)
     assert list(listed) == ["/a.wasm", "/b.gz", "2 files under 10 bytes"] and sum(listed.values()) == totals[1]
-    assert _files_of_median_run([], []) == {}
+    assert files_of_median_run([], []) == {}

@@ -49,6 +49,7 @@ class Explorable {
     this.generation = 0;      // bumped by reset: answers for older values are dropped
     this.computations = 0;
     this.timer = null;
+    this.followed = false; // a change came after the one drawn at once: draw again at the rest
     for (const input of this.inputs) {
       input.disabled = false;
       input.addEventListener("input", () => this.changed(input));
@@ -92,7 +93,7 @@ class Explorable {
     const resting = this.timer === null;
     clearTimeout(this.timer);
     if (resting) this.request(); // the leading change
-    this.followed = !resting;   // a change after it waits for the rest
+    this.followed = !resting;
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.followed) this.request();

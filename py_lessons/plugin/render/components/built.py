@@ -60,9 +60,8 @@ def fill_site(site_dir: Path, built: dict[str, dict],
     """Every token in the site's pages replaced; returns how many pages changed. ``finish(html,
     page_file, key)`` does to the HTML put in what a page's HTML gets after rendering (glossary terms
     marked, formulas drawn); ``page_file`` is the page's file in the site (``review/index.html``).
-    A token whose
-    question no lesson page built is a mistake of the build (a page about the course read a
-    question its lesson does not have): it fails with the page named."""
+    A token whose question no lesson page built is a mistake of the build (a page about the course
+    read a question its lesson does not have): it fails with the page named."""
     changed = 0
     for page in site_dir.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
