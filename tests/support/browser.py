@@ -150,7 +150,8 @@ def stop_keeps_session_variables(page, stopped_text):
     # the page gives Python 3 s to take the interrupt and 10 s more to end the run (python-worker.js's
     # STOP_GRACE_MS, STOP_FINISH_MS) before it starts a fresh one: a loaded machine may use them
     assert wait_state(page, "guide-session-first", states=("error",), timeout=15_000) == "error"
-    assert cell(page, "guide-session-first").locator("[data-status]").inner_text() == stopped_text
+    status = cell(page, "guide-session-first").locator("[data-status]").inner_text()
+    assert status == stopped_text, (status, cell(page, "guide-session-first").locator("[data-output]").inner_text())
     # Stop is the reader's own doing: no Python traceback about it
     assert "KeyboardInterrupt" not in cell(page, "guide-session-first").locator("[data-output]").inner_text()
     replace_code(page, "guide-session-second", "print(total + 1)")

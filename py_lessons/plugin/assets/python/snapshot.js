@@ -2,7 +2,7 @@
 // Starting Pyodide means initialising CPython inside WebAssembly: one to two seconds, on every
 // page load. The build takes Pyodide's memory snapshot instead (ship/node/make_snapshot.mjs: the same
 // staged files, right after start-up and the standard-library imports of PRELOAD, before any
-// package) and ships it gzip-compressed beside Pyodide (about 6 MB; the service worker precaches
+// package) and ships it gzip-compressed beside Pyodide (about 5 MB; the service worker precaches
 // it like every other file); the reader's worker restores it (a few tenths of a second).
 // A snapshot that fails the layout check below or that Pyodide refuses (another build's, a
 // spoiled download) is not used: Python starts the normal way, and the page works as before.
