@@ -8,15 +8,18 @@ from __future__ import annotations
 import gzip
 import json
 
+import brotli
 import pytest
 
 from support.browser import output_snapshot, replace_code, run_cell, wait_enhanced
+from support.local_server import serve
 from support.worker_probe import python_workers, worker_marks
 
 pytestmark = pytest.mark.browser
 
 CELLS = ("demo-numpy", "demo-plot")
-SNAPSHOT_URL = "**/pyodide/python-snapshot.gz"
+SNAPSHOT_URL = "**/pyodide/python-snapshot.bin"
+GZIP_COPY_URL = SNAPSHOT_URL + ".gz"
 BUILD_ID_AT = 16  # Pyodide 0.27's snapshot header: magic, heap offset, JSON length, padding, build id
 
 
@@ -38,9 +41,14 @@ def open_demo(context):
 
 
 def shipped_snapshot(built_site) -> bytes:
+    """The snapshot as taken; its brotli and gzip copies (what hosts send) hold the same bytes."""
     manifest = json.loads((built_site / "pyodide" / "pathshala-manifest.json").read_text())
-    assert manifest["snapshot"] == "python-snapshot.gz"
-    return gzip.decompress((built_site / "pyodide" / manifest["snapshot"]).read_bytes())
+    assert manifest["snapshot"] == "python-snapshot.bin"
+    raw = (built_site / "pyodide" / manifest["snapshot"]).read_bytes()
+    packed = built_site / "pyodide" / (manifest["snapshot"] + ".br")
+    assert brotli.decompress(packed.read_bytes()) == raw
+    assert gzip.decompress(packed.with_suffix(".gz").read_bytes()) == raw
+    return raw
 
 
 def test_python_starts_from_the_shipped_snapshot_with_the_builds_results(context, built_site):
@@ -55,8 +63,33 @@ def test_python_starts_from_the_shipped_snapshot_with_the_builds_results(context
         assert output_snapshot(page, cell_id) == before[cell_id]
     marks = worker_marks(workers[0])
     assert "pathshala:snapshot-restored" in marks and "pathshala:snapshot-rejected" not in marks
-    assert any(url.endswith("/pyodide/python-snapshot.gz") for url in fetched)
+    # the test host sends the brotli copy, which the browser decodes: no second fetch
+    assert any(url.endswith("/pyodide/python-snapshot.bin") for url in fetched)
+    assert not any(url.endswith("/pyodide/python-snapshot.bin.gz") for url in fetched)
     assert not page.js_errors
+
+
+def test_a_host_that_sends_files_as_they_are_costs_the_gzip_copy_not_the_whole_snapshot(browser, built_site):
+    raw = shipped_snapshot(built_site)
+    server, url = serve(built_site)
+    server.as_is = True
+    context = browser.new_context(service_workers="block", base_url=url)
+    try:
+        page, workers = open_demo(context)
+        before = output_snapshot(page, "demo-numpy")
+        assert run_cell(page, "demo-numpy") == "done"
+        assert output_snapshot(page, "demo-numpy") == before
+        marks = worker_marks(workers[0])
+        assert "pathshala:snapshot-restored" in marks and "pathshala:snapshot-rejected" not in marks
+        sent = dict(server.sent)
+        gzip_copy = (built_site / "pyodide" / "python-snapshot.bin.gz").stat().st_size
+        assert sent["/pyodide/python-snapshot.bin.gz"] == gzip_copy
+        # the snapshot itself was cancelled as soon as it came uncompressed: a part of it crossed
+        assert sent["/pyodide/python-snapshot.bin"] < len(raw) / 2, (sent["/pyodide/python-snapshot.bin"], len(raw))
+        assert not page.js_errors
+    finally:
+        context.close()
+        server.shutdown()
 
 
 def _foreign(raw: bytes) -> bytes:
@@ -64,14 +97,17 @@ def _foreign(raw: bytes) -> bytes:
     flipped (the layout check passes; Pyodide itself must refuse it)."""
     spoiled = bytearray(raw)
     spoiled[BUILD_ID_AT] ^= 1
-    return gzip.compress(bytes(spoiled))
+    return bytes(spoiled)
 
 
+# what reaches the page: the snapshot as the host sends it (the browser has decoded it), or, from
+# a host that sends it uncompressed, its gzip copy, which the page decodes itself
 SPOILED = {
-    "not a snapshot": lambda raw: gzip.compress(bytes(4096 * 16)),
-    "cut short": lambda raw: gzip.compress(raw[: len(raw) // 2 + 12345]),
-    "not gzip": lambda raw: raw[:100_000],
-    "foreign build": _foreign,
+    "not a snapshot": {SNAPSHOT_URL: lambda raw: bytes(4096 * 16)},
+    "cut short": {SNAPSHOT_URL: lambda raw: raw[: len(raw) // 2 + 12345]},
+    "foreign build": {SNAPSHOT_URL: _foreign},
+    "gzip copy not gzip": {GZIP_COPY_URL: lambda raw: raw[:100_000]},
+    "gzip copy foreign": {GZIP_COPY_URL: lambda raw: gzip.compress(_foreign(raw))},
 }
 
 
@@ -81,9 +117,15 @@ def test_a_spoiled_foreign_or_missing_snapshot_starts_python_normally(context, b
     if spoil == "missing":
         context.route(SNAPSHOT_URL, lambda route: route.fulfill(status=404, body="not here"))
     else:
-        body = SPOILED[spoil](raw)
-        context.route(SNAPSHOT_URL, lambda route: route.fulfill(status=200, body=body,
-                                                               content_type="application/gzip"))
+        (url, spoiled), = SPOILED[spoil].items()
+        body = spoiled(raw)
+        if url == SNAPSHOT_URL:  # as a host sends its brotli copy (a fulfilled body is not decoded again)
+            context.route(SNAPSHOT_URL, lambda route: route.fulfill(status=200, body=body, headers={
+                "content-type": "application/octet-stream", "content-encoding": "br"}))
+        else:  # a host that sends files as they are
+            context.route(SNAPSHOT_URL, lambda route: route.fulfill(status=200, body=raw[:4096]))
+            context.route(GZIP_COPY_URL, lambda route: route.fulfill(status=200, body=body,
+                                                                     content_type="application/gzip"))
     page, workers = open_demo(context)
     before = output_snapshot(page, "demo-numpy")
     assert run_cell(page, "demo-numpy") == "done"

@@ -78,7 +78,7 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     # page that calls input(): Python started without it, to suspend for the line)
     # (and the wheels of what the guide's explorable prefetched on the first visit, when that ran
     # before the service worker controlled the page: those were not kept then, a known cost)
-    assert {path for path in fetched_from_host(server) if not path.endswith(".whl")} <= {"/pyodide/python-snapshot.gz"}, \
+    assert {path for path in fetched_from_host(server) if not path.endswith(".whl")} <= {"/pyodide/python-snapshot.bin"}, \
         server.requested
 
     # input(): the reader answers with the lines the build was given (Enter once, the Send button
@@ -120,7 +120,7 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     assert "NameError" in cell(page, "guide-session-second").locator("[data-output]").inner_text()
     # the new worker started from the offline copy too (the snapshot was asked for once, above;
     # matplotlib's font files, first fetched by this visit's explorable, were kept then)
-    assert fetched_from_host(server).count("/pyodide/python-snapshot.gz") == 1, server.requested
+    assert fetched_from_host(server).count("/pyodide/python-snapshot.bin") == 1, server.requested
     assert fetched_from_host(server, since=before_restart) == [], server.requested
 
     # an author's time limit counts Python's time, not the reader's typing

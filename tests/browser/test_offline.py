@@ -12,6 +12,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from support.browser import offline_api, output_snapshot, run_cell, wait_enhanced
 from support.work import precache_manifest
+from support.worker_probe import python_workers, worker_marks
 
 pytestmark = pytest.mark.browser
 
@@ -75,11 +76,35 @@ def test_a_first_visit_keeps_what_it_fetched_and_nothing_more(browser, course_se
 
     server.shutdown()  # the classroom server is gone
     server.server_close()
+    workers = python_workers(page)
     page.goto(base + LESSON)  # what was read works as before
     wait_enhanced(page)
     assert run_cell(page, FIRST_CELL, timeout=120_000) == "done"
+    # Python's start-up snapshot was kept as the host sent it (brotli, decoded) and is used offline
+    assert "pathshala:snapshot-restored" in worker_marks(workers[0])
     with pytest.raises(PlaywrightError):
         page.goto(base + "/demo/")  # never opened, so never downloaded
+    context.close()
+
+
+def test_a_host_that_sends_files_as_they_are_never_makes_the_visit_pay_the_whole_snapshot(browser, course_server,
+                                                                                        built_site):
+    server, base = course_server
+    server.as_is = True  # no compressed copies sent: the snapshot would be 25 MB
+    snapshot = built_site / "pyodide" / "python-snapshot.bin"
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + LESSON)
+    wait_enhanced(page)
+    assert run_cell(page, FIRST_CELL, timeout=120_000) == "done"
+    quiet(server)
+    # the page cancelled it and took the gzip copy; the service worker kept neither
+    sent = [(site_file(path), size) for path, size in server.sent]
+    assert sum(size for name, size in sent if name == "pyodide/python-snapshot.bin") < snapshot.stat().st_size / 2, sent
+    assert not any(url.endswith(".bin") for url in page.evaluate(KEPT_FILES))
+    status = offline_api(page, "offlineStatus")
+    assert status["totalBytes"] == sum((built_site / name).stat().st_size for name in precache_manifest(built_site)
+                                       if not name.endswith(".bin"))
     context.close()
 
 

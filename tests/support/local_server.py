@@ -33,7 +33,7 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         path = self.translate_path(self.path)
         if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
             path = os.path.join(path, "index.html")
-        offered = self.headers.get("Accept-Encoding", "")
+        offered = "" if self.server.as_is else self.headers.get("Accept-Encoding", "")
         coding = next((coding for coding, suffix in (("br", ".br"), ("gzip", ".gz"))
                        if coding in offered and os.path.isfile(path) and os.path.isfile(path + suffix)), None)
         if coding is None:
@@ -61,8 +61,14 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         return body
 
     def copyfile(self, source, outputfile):
-        self.server.sent.append((self.path, os.fstat(source.fileno()).st_size))  # the body, as sent
-        super().copyfile(source, outputfile)
+        """The body, counted as it goes: a browser that cancels a download takes only part of it."""
+        written = 0
+        try:
+            while chunk := source.read(64 * 1024):
+                outputfile.write(chunk)
+                written += len(chunk)
+        finally:
+            self.server.sent.append((self.path, written))
 
     def log_message(self, *args):
         pass
@@ -70,10 +76,12 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
 
 class QuietServer(http.server.ThreadingHTTPServer):
     """``requested``: every path asked for, in order (what a page still fetches from the host);
-    ``sent``: (path, body bytes) of every file sent (what the visit cost, compressed as sent)."""
+    ``sent``: (path, body bytes) of every file sent (what the visit cost, compressed as sent);
+    ``as_is``: send every file as it is, never its compressed copy (a host without that feature)."""
 
     requested: list[str]
     sent: list[tuple[str, int]]
+    as_is = False
 
     def handle_error(self, request, client_address):
         pass  # a browser context closed mid-download (e.g. background caching) is not news

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import brotli
 
-COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".wasm", ".ttf", ".txt", ".ipynb", ".py"}
+# .bin: Python's start-up snapshot (25 MB as taken; 5.0 MB gzip, 3.3 MB brotli)
+COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".wasm", ".ttf", ".txt", ".ipynb", ".py", ".bin"}
 MIN_BYTES = 1024  # below this the header overhead eats the gain
 MAX_RATIO = 0.9   # keep a copy only when it saves at least a tenth
 # Files this big are the same in every build (Pyodide's WebAssembly and loader): their copies are

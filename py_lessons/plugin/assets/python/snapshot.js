@@ -2,7 +2,7 @@
 // Starting Pyodide means initialising CPython inside WebAssembly: one to two seconds, on every
 // page load. The build takes Pyodide's memory snapshot instead (ship/node/make_snapshot.mjs: the same
 // staged files, right after start-up and the standard-library imports of PRELOAD, before any
-// package) and ships it gzip-compressed beside Pyodide (about 5 MB; the service worker precaches
+// package) and ships it beside Pyodide (about 3.3 MB as a host sends it; the service worker keeps
 // it like every other file); the reader's worker restores it (a few tenths of a second).
 // A snapshot that fails the layout check below or that Pyodide refuses (another build's, a
 // spoiled download) is not used: Python starts the normal way, and the page works as before.
@@ -35,17 +35,28 @@ function wellFormed(bytes) {
   return magic === MAGIC && heapAt >= 48 && heapAt < WASM_PAGE && (bytes.byteLength - heapAt) % WASM_PAGE === 0;
 }
 
-/** The shipped snapshot's bytes, or null (missing, not gzip, failing the layout check). */
+/** The shipped snapshot's bytes, or null (missing, not gzip, failing the layout check). It is
+ * shipped as taken (25 MB) beside its brotli and gzip copies: a host that serves those (nginx's
+ * brotli_static/gzip_static, Caddy's precompressed, py_lessons.host) sends 3.3 MB (brotli) or 5 MB
+ * (gzip) and the browser decodes it (DecompressionStream knows no brotli). A response that arrives
+ * without a Content-Encoding comes from a host that sends files as they are: it is cancelled at
+ * once, and the gzip copy is fetched and decoded here instead. */
 async function read(url) {
   try {
     const response = await fetch(url);
     if (!response.ok) return null;
-    const bytes = new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
-    return wellFormed(bytes) ? bytes : null;
+    if (compressed(response)) return checked(new Uint8Array(await response.arrayBuffer()));
+    await response.body?.cancel();
+    const packed = await fetch(`${url}.gz`);
+    if (!packed.ok) return null;
+    return checked(new Uint8Array(await new Response(packed.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()));
   } catch {
     return null;
   }
 }
+
+const checked = (bytes) => (wellFormed(bytes) ? bytes : null);
+const compressed = (response) => !["", "identity"].includes(response.headers.get("content-encoding") ?? "");
 
 /** loadPyodide(options), restored from the snapshot at `url` (null: the build shipped none). */
 export async function startPython(loadPyodide, options, url) {

@@ -70,6 +70,13 @@ async function asBuiltCopy(cache, key, response) {
   return null;
 }
 
+/** Python's start-up snapshot (.bin, 25 MB as taken) is worth keeping only as a host that serves
+ * the build's compressed copies sends it (3.3 MB brotli, 5 MB gzip); where a host sends it as it
+ * is, the page cancels it and fetches its gzip copy instead (python/snapshot.js), and this worker
+ * keeps neither (that host starts Python the normal way offline). */
+const isSnapshot = (url) => new URL(url).pathname.endsWith(".bin");
+const sentAsIs = (url, response) => isSnapshot(url) && ["", "identity"].includes(response.headers.get("content-encoding") ?? "");
+
 const toFile = { cacheKeyWillBeUsed: async ({ request }) => fileOf(request.url) };
 const isolation = { handlerWillRespond: async ({ response }) => isolated(response) };
 // A cached copy is used only if its bytes are the build's (the list lives in this script: no page
@@ -81,6 +88,7 @@ const asBuilt = {
   },
   async cacheWillUpdate({ request, response }) {
     if (!response?.ok || response.status !== 200) return null;
+    if (sentAsIs(request.url, response)) { await response.body?.cancel(); return null; }
     const bytes = await response.clone().arrayBuffer();
     return (await digest(bytes)) === files.get(fileOf(request.url))?.integrity ? response : null;
   },
@@ -117,6 +125,7 @@ async function download(cache, key, asked = key) {
   const response = await fetch(new Request(asked, { integrity })).catch(
     () => fetch(new Request(key, { integrity, cache: "no-cache" })));
   if (!response.ok) throw new Error(`${key}: ${response.status}`);
+  if (sentAsIs(key, response)) { await response.body?.cancel(); return; }
   await cache.put(key, response);
 }
 
@@ -124,8 +133,16 @@ async function keptCount(cache) {
   const keys = new Set((await cache.keys()).map((request) => request.url));
   let count = 0;
   let bytes = 0;
-  for (const [key, { size }] of files) if (keys.has(key)) { count += 1; bytes += size; }
-  return { count, bytes, keepAll: keys.has(new URL(KEEP_ALL, scope).href) };
+  let total = 0;
+  let totalBytes = 0;
+  for (const [key, { size }] of files) {
+    const kept = keys.has(key);
+    if (!kept && isSnapshot(key)) continue; // a host that sends it as it is: Python starts without it
+    total += 1;
+    totalBytes += size;
+    if (kept) { count += 1; bytes += size; }
+  }
+  return { count, bytes, total, totalBytes, keepAll: keys.has(new URL(KEEP_ALL, scope).href) };
 }
 
 // A new build: what the older caches hold and is unchanged is copied; what was kept and changed
@@ -203,9 +220,7 @@ self.addEventListener("message", (event) => {
       const have = new Set((await cache.keys()).map((request) => request.url));
       await keep([...files.keys()].filter((key) => !have.has(key)).map((key) => [key, key]));
     }
-    const { count, bytes, keepAll } = await keptCount(cache);
-    let totalBytes = 0;
-    for (const { size } of files.values()) totalBytes += size;
-    port.postMessage({ type: "status", kept: count, keptBytes: bytes, total: files.size, totalBytes, keepAll, failed });
+    const { count, bytes, total, totalBytes, keepAll } = await keptCount(cache);
+    port.postMessage({ type: "status", kept: count, keptBytes: bytes, total, totalBytes, keepAll, failed });
   })());
 });

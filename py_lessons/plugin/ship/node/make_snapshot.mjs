@@ -1,13 +1,14 @@
 // The start-up snapshot the site ships (see assets/python/snapshot.js, which restores it): the
 // staged Pyodide under Node.js, started the normal way, PRELOAD run, then Pyodide's memory
-// snapshot written gzip-compressed. The heap holds no trace of Node: the environment Python sees
-// (os.environ, sys.platform, the file system, mounted anew by every start) is Pyodide's own.
+// snapshot written as it is (25 MB: a host sends its brotli or gzip copy, ship/precompress.py, and
+// where a host sends files as they are the page fetches the gzip copy itself, python/snapshot.js).
+// The heap holds no trace of Node: the environment Python sees (os.environ, sys.platform, the file
+// system, mounted anew by every start) is Pyodide's own.
 // The heap's free memory still holds what start-up wrote and freed; zeroed (through the allocator
-// itself, so its bookkeeping stays true) it compresses away: 6.04 MB -> 5.02 MB gzip.
+// itself, so its bookkeeping stays true) it compresses away: 6.04 MB -> 5.00 MB gzip, 3.32 MB brotli.
 //   node make_snapshot.mjs DIR NAME   write DIR/NAME
 import { writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { PRELOAD } from "../../assets/python/snapshot.js";
 
@@ -18,7 +19,7 @@ const pyodide = await loadPyodide({ indexURL: indexDir, _makeSnapshot: true, std
 pyodide.runPython(PRELOAD);
 pyodide.runPython("import gc; gc.collect()");
 zeroFreeMemory(pyodide._module);
-await writeFile(indexDir + name, gzipSync(pyodide.makeMemorySnapshot(), { level: 9 }));
+await writeFile(indexDir + name, pyodide.makeMemorySnapshot());
 
 /** Take every free block of the heap the memory already has (calloc zeroes it; never so much
  * that the allocator must grow the memory, which the snapshot would then carry), then give it back. */

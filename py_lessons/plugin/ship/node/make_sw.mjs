@@ -45,9 +45,8 @@ try {
   });
   const { manifestEntries, size, warnings } = await getManifest({
     globDirectory: siteDir,
-    // python-snapshot.gz: Python's start-up snapshot (gzip by itself; other .gz files are copies)
-    globPatterns: ["**/*.{html,js,mjs,css,json,webmanifest,wasm,whl,zip,woff,woff2,ttf,svg,png,ico,xml,ipynb,py}",
-      "**/python-snapshot.gz"],
+    // bin: Python's start-up snapshot (kept only as a host sends it compressed: service-worker.js)
+    globPatterns: ["**/*.{html,js,mjs,css,json,webmanifest,wasm,whl,zip,woff,woff2,ttf,svg,png,ico,xml,ipynb,py,bin}"],
     globIgnores: ["sw.js", "workbox-*.js", "**/*.map", "sitemap.xml*"], // (the .gz and .br copies are not listed)
     maximumFileSizeToCacheInBytes: 32 * 1024 * 1024, // pyodide.asm.wasm is about 10 MB
   });
