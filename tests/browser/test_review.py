@@ -13,7 +13,7 @@ import pytest
 
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
-from support.browser import wait_enhanced
+from support.browser import editor_text, wait_enhanced
 from support.work import export_work, open_home, stored
 
 pytestmark = pytest.mark.browser
@@ -142,6 +142,46 @@ def test_answers_come_back_when_due_and_each_review_moves_the_date(browser, site
     page.context.close()
 
 
+def test_a_prediction_comes_back_as_its_reader_judged_it_with_its_cells_code(browser, site_url):
+    page = new_page(browser, T0)
+    page.goto(site_url + PART)
+    wait_enhanced(page)
+    page.wait_for_selector('[data-component="predict"][data-id="l17-predict-clip-hand"][data-enhanced]')
+    predict = page.locator('[data-component="predict"][data-id="l17-predict-clip-hand"]')
+    code = editor_text(page, predict.get_attribute("data-cell"))
+    predict.locator("summary").click()
+    predict.locator('[data-action="predict-grade"][data-grade="wrong"]').click()
+    key = f"{LESSON}:predict:l17-predict-clip-hand"
+    assert {k: (v["first"]["correct"], v["rev"]) for k, v in reviews(page).items()} == {
+        key: (False, predict.get_attribute("data-revision"))}
+    said = f'{t("predict.grade.said.wrong")} {t("predict.grade.review")}'
+    assert predict.locator("[data-grade-status]").inner_text() == said
+    assert predict.locator('[data-grade="right"]').is_disabled()  # said once, as a first answer is
+    page.reload()
+    page.wait_for_selector('[data-component="predict"][data-id="l17-predict-clip-hand"][data-enhanced]')
+    assert predict.get_attribute("data-graded") == "wrong"
+    assert predict.locator("[data-grade-status]").inner_text() == said
+
+    page.clock.set_system_time(T0 + timedelta(days=1))
+    assert due_on_home(page, site_url) == (1, t("review.due", n=bn(1)))
+    view = open_review(page, site_url)
+    card = view.locator("[data-review-item]")
+    assert card.get_attribute("data-review-item") == "predict:l17-predict-clip-hand"
+    # away from its cell, the card shows the cell's code; the output waits behind "show" as in the lesson
+    assert card.locator("pre.pz-predict-code").inner_text().strip() == code.strip()
+    assert not card.locator("[data-predict-output]").is_visible()
+    card.locator("summary").click()
+    assert card.locator("[data-predict-output]").is_visible()
+    assert serious_violations(page) == []
+    card.locator('[data-action="predict-grade"][data-grade="right"]').click()
+    moved = reviews(page)[key]["card"]
+    assert moved["reps"] == 2 and moved["due"] > page.evaluate("Date.now()") + 86_400_000
+    assert view.locator("[data-review-scheduled]").inner_text() == t("review.scheduled", date=shown_date(moved["due"]))
+    assert card.locator("[data-grade-status]").inner_text() == t("predict.grade.said.right")
+    assert not page.js_errors
+    page.context.close()
+
+
 def test_a_changed_question_is_retired_and_review_can_wait_or_be_turned_off(browser, site_url):
     page = new_page(browser, T0)
     page.goto(site_url + PART)
@@ -204,13 +244,16 @@ def test_pages_about_the_course_show_a_question_as_its_lesson_built_it(built_sit
     assert explained.search(lesson)[1] == "../../../glossary/#term-chain-rule"
     for page in ("review", "class"):
         html = (built_site / page / "index.html").read_text(encoding="utf-8")
-        assert "[[" not in html, page
+        prose = re.sub(r"<pre\b.*?</pre>|<code\b.*?</code>", "", html, flags=re.S)  # a card's code may index [[
+        assert "[[" not in prose, page
         assert explained.search(html)[1] == "../glossary/#term-chain-rule", page
         ids = re.findall(r' id="(pz-tip-[^"]+)"', html)
         assert len(ids) == len(set(ids)), page
-    revision = re.search(r'data-id="l17-q1"[^>]*data-revision="([0-9a-f]+)"', lesson)[1]
     home = (built_site / "index.html").read_text(encoding="utf-8")
-    assert f'"id": "l17-q1", "rev": "{revision}"' in home
+    for cid in ("l17-q1", "l17-predict-clip-hand"):  # a prediction's revision covers its cell's code and output
+        revision = re.search(rf'data-id="{cid}"[^>]*data-revision="([0-9a-f]+)"', lesson)[1]
+        assert f'"id": "{cid}", "rev": "{revision}"' in home
+        assert f'data-id="{cid}"' in (built_site / "review" / "index.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -25,23 +25,44 @@ attempts: 2
 """
 
 
+def _rendered(body: str, outputs: dict, codes: dict | None = None, **options) -> str:
+    parsed = predict.parse(body)
+    parsed["shown"] = predict.shown(parsed, outputs, codes or {})
+    return predict.render(parsed, **options)
+
+
 def test_predict_shows_the_cells_output_not_typed_text():
-    parsed = predict.parse("id: p1\ncell: c1\nquestion: What prints?\n")
     outputs = {"c1": {"items": [{"type": "stdout", "text": "1 -2.0\n<b>\n"},
                                 {"type": "figure", "svg": '<svg><g id="a1"/><use href="#a1"/></svg>'}],
                       "result": {"ok": True}}}
-    html = predict.render(parsed, outputs)
+    html = _rendered("id: p1\ncell: c1\nquestion: What prints?\n", outputs)
     assert 'data-component="predict"' in html and 'data-id="p1"' in html and 'data-state="closed"' in html
     assert '<summary data-action="solution">' in html and "<details" in html
     assert "1 -2.0\n&lt;b&gt;" in html  # the printed text, escaped
     # the figure copy gets its own ids, so the page does not repeat the cell's
     assert 'id="p1-a1"' in html and 'href="#p1-a1"' in html and 'id="a1"' not in html
     with pytest.raises(ComponentError, match="no pycell with id 'c2'"):
-        predict.render(predict.parse("id: p2\ncell: c2\nquestion: q\n"), outputs)
+        _rendered("id: p2\ncell: c2\nquestion: q\n", outputs)
+
+
+def test_predict_asks_the_readers_verdict_and_its_revision_covers_code_and_output():
+    outputs = {"c": {"items": [{"type": "stdout", "text": "3\n"}], "result": {"ok": True}}}
+    body = "id: p\ncell: c\nquestion: q\n"
+    html = _rendered(body, outputs, {"c": "print(1 + 2)"})
+    assert re.findall(r'data-grade="(\w+)"', html) == ["right", "wrong"]
+    assert "pz-predict-code" not in html  # the lesson shows the cell itself
+    review_card = _rendered(body, outputs, {"c": "print(1 + 2)"}, with_code=True)
+    assert '<pre class="pz-predict-code"><code>print(1 + 2)</code></pre>' in review_card
+    revision = re.compile(r'data-revision="([0-9a-f]+)"')
+    same = revision.search(html)[1]
+    assert revision.search(review_card)[1] == same
+    assert revision.search(_rendered(body, outputs, {"c": "print(2 + 1)"}))[1] != same
+    changed = {"c": {"items": [{"type": "stdout", "text": "4\n"}], "result": {"ok": True}}}
+    assert revision.search(_rendered(body, changed, {"c": "print(1 + 2)"}))[1] != same
 
 
 def test_predict_of_a_silent_cell_says_so():
-    html = predict.render(predict.parse("id: p\ncell: c\nquestion: q\n"), {"c": {"items": [], "result": {"ok": True}}})
+    html = _rendered("id: p\ncell: c\nquestion: q\n", {"c": {"items": [], "result": {"ok": True}}})
     assert "pz-predict-empty" in html
 
 

@@ -1,27 +1,11 @@
 // Self-check questions: single-choice (mcq) and ordering. Answers persist in localStorage, with
 // the first answer ever checked and the number of checks (a teacher's class page reads both from
 // the learner's "my work" file); "try again" clears the answer shown, never that history. A
-// question's first check in its lesson puts it into review: its review item records that answer,
-// and lib/review.js makes the card from it when review is asked (the lesson loads no scheduler). On
-// the review page (inside [data-review-item]) a question keeps nothing of its own: its first check
-// is told to the page (REVIEW_ANSWERED), which schedules the next time.
+// question's first check enters review (lib/first-answer.js).
 import { CONTENT_SHOWN, enhanceAll } from "../lib/dom.js";
-import { pageKey, pagePath, reviewKey, store } from "../lib/store.js";
+import { answered as afterAnswer } from "../lib/first-answer.js";
+import { pageKey, store } from "../lib/store.js";
 import { bnDigits, format, strings } from "../lib/text.js";
-
-/** Fired (bubbling) by a question on the review page at its first check: detail {correct}. */
-export const REVIEW_ANSWERED = "pathshala:review-answered";
-
-/** After a check: into review from the lesson, or the review page told. */
-function afterAnswer(root, correct, firstInReview) {
-  if (root.closest("[data-review-item]")) {
-    if (firstInReview) root.dispatchEvent(new CustomEvent(REVIEW_ANSWERED, { bubbles: true, detail: { correct } }));
-    return;
-  }
-  const { component: kind, id, revision } = root.dataset;
-  const key = reviewKey(pagePath(), kind, id);
-  if (store.get(key)?.rev !== revision) store.set(key, { rev: revision, card: null, first: { at: Date.now(), correct } });
-}
 
 /** What a question's stored record keeps of its history: {first, tries} before this check
  * (tries 0 before any; both null when it was answered before they were kept, so unknown). */

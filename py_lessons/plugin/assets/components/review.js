@@ -5,7 +5,9 @@ import { CONTENT_SHOWN, enhanceAll } from "../lib/dom.js";
 import { WORK_CHANGED } from "../lib/store.js";
 import { answeredInReview, postpone, reviewOn, reviewState, setReviewOn } from "../lib/review.js";
 import { bnDigits, format, strings } from "../lib/text.js";
-import { REVIEW_ANSWERED, enhance as enhanceQuestions } from "./quiz.js";
+import { REVIEW_ANSWERED } from "../lib/first-answer.js";
+import { enhance as enhancePredictions } from "./predict.js";
+import { enhance as enhanceQuestions } from "./quiz.js";
 
 const DAY_MS = 86_400_000;
 
@@ -94,6 +96,7 @@ class ReviewPage {
     this.position.textContent = format("review.position", { n: index + 1, total: this.queue.length });
     this.stage.append(this.templates.get(item.question).content.cloneNode(true));
     enhanceQuestions();
+    enhancePredictions();
     document.dispatchEvent(new CustomEvent(CONTENT_SHOWN, { detail: this.stage }));
     this.nextButton.hidden = true;
     this.postponeButton.hidden = false;

@@ -17,6 +17,7 @@ from typing import Callable
 from ...base.errors import LessonError
 from ...base.html import md_block, md_inline, text
 from ...base.strings import t
+from .predict import render as render_predict
 from .quiz import render_mcq, render_ordering, revision
 
 
@@ -32,8 +33,15 @@ def _class_choices(parsed: dict) -> str:
         for n, choice in enumerate(parsed.get("choices") or []))
 
 
+def _question(parsed: dict) -> str:
+    """The question as review asks it: its lesson's own HTML (a prediction with its cell's code)."""
+    if "cell" in parsed:
+        return render_predict(parsed, with_code=True)
+    return (render_mcq if "choices" in parsed else render_ordering)(parsed)
+
+
 RENDERERS: dict[str, Callable[[dict], str]] = {
-    "question": lambda parsed: (render_mcq if "choices" in parsed else render_ordering)(parsed),
+    "question": lambda parsed: _question(parsed),
     "question-text": lambda parsed: md_block(parsed["question"]),
     "class-choices": _class_choices,
     "exercise-text": lambda parsed: md_block(parsed["prompt"].strip().split("\n\n", 1)[0]),

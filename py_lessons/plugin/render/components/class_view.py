@@ -33,14 +33,15 @@ def _n(value: int) -> str:
     return format_number(value, bangla=True)
 
 
-def part_blocks(part: Part) -> list[tuple[str, dict]]:
-    """The part's questions and exercises, read by their own readers; a block its page's build
-    refuses is left out here (that build names the mistake with its line)."""
+def part_blocks(part: Part, readers: dict = READERS) -> list[tuple[str, dict]]:
+    """The part's blocks of ``readers``' kinds (its questions and exercises unless told), read by
+    their own readers; a block its page's build refuses is left out here (that build names the
+    mistake with its line)."""
     found = []
     for kind, _, body in part.blocks:
-        if kind in READERS:
+        if kind in readers:
             try:
-                found.append((kind, READERS[kind](body)))
+                found.append((kind, readers[kind](body)))
             except BlockError:
                 continue
     return found

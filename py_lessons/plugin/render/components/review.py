@@ -10,7 +10,7 @@
     (the home page's line: how many are due today, with a link to the review page; ``page``, the
     review page's address in the site, is review/ unless given)
 
-A question the reader answers in its lesson enters review (lib/review.js, scheduled by FSRS in
+A question the reader answers in its lesson (or a prediction the reader judges) enters review (lib/review.js, scheduled by FSRS in
 lib/schedule.js). Both kinds embed what the script needs of each question: its kind, id, the
 lesson it is stored under and its content revision (quiz.revision); a card kept for another
 revision, or for a question no longer in the course, is retired. The review page also carries
@@ -31,8 +31,11 @@ from ...page.lessons import Lesson
 from .base import Component
 from .built import filled, token
 from .class_view import part_blocks
+from .predict import parse as parse_predict
+from .quiz import parse_mcq, parse_ordering
 
-QUESTION_KINDS = ("mcq", "ordering")
+# what review asks: the questions with a right answer, and predictions as their reader judged them
+REVIEWED = {"mcq": parse_mcq, "ordering": parse_ordering, "predict": parse_predict}
 
 
 def _n(value: int) -> str:
@@ -45,12 +48,12 @@ def course_questions(lessons: list[Lesson], page_url: str) -> list[dict]:
     found = []
     for number, lesson in enumerate(lessons, 1):
         for k, part in enumerate(lesson.parts, 1):
-            count = 0
-            for kind, parsed in part_blocks(part):
-                if kind not in QUESTION_KINDS:
-                    continue
-                count += 1
-                label = "class.where.question" + (".one_part" if len(lesson.parts) == 1 else "")
+            counts = {"question": 0, "predict": 0}  # numbered as the class page numbers its questions
+            for kind, parsed in part_blocks(part, REVIEWED):
+                sort = "predict" if kind == "predict" else "question"
+                counts[sort] += 1
+                count = counts[sort]
+                label = f"class.where.{sort}" + (".one_part" if len(lesson.parts) == 1 else "")
                 found.append({
                     "kind": kind, "id": parsed["id"], "rev": token("revision", kind, part.url, parsed["id"]),
                     "lesson": relative_url(lesson.url, page_url),
