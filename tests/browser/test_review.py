@@ -182,6 +182,52 @@ def test_a_prediction_comes_back_as_its_reader_judged_it_with_its_cells_code(bro
     page.context.close()
 
 
+def test_a_steppers_question_comes_one_row_before_its_row_and_again_in_review(browser, site_url):
+    page = new_page(browser, T0)
+    page.goto(site_url + "/lessons/vanishing-gradients/clipping/")
+    wait_enhanced(page)
+    page.wait_for_selector('[data-component="stepper"][data-id="l17-norm-clip"][data-enhanced]')
+    stepper = page.locator('[data-component="stepper"][data-id="l17-norm-clip"]')
+    ask = stepper.locator("[data-ask]")
+    assert stepper.get_attribute("data-step") == "1" and ask.is_visible()  # row 2 is asked at row 1
+    assert float(ask.get_attribute("data-ask-value")) == 13.0  # ‖(3, 4, 12)‖ = √169 = 13 by hand
+    answer = stepper.locator("[data-ask-input]")
+    feedback = stepper.locator("[data-ask-feedback]")
+    answer.fill("তেরো")
+    stepper.locator('[data-action="ask-check"]').click()
+    assert feedback.inner_text() == t("stepper.ask.not_number") and reviews(page) == {}
+    answer.fill("12")
+    answer.press("Enter")
+    shown = bn(ask.get_attribute("data-ask-shown"))
+    assert feedback.inner_text() == t("stepper.ask.wrong", n=bn(2), value=shown)
+    assert stepper.get_attribute("data-step") == "2" and stepper.locator('[data-row="2"]').is_visible()
+    key = f"{LESSON}:stepper:l17-norm-clip"
+    assert {k: (v["first"]["correct"], v["rev"]) for k, v in reviews(page).items()} == {
+        key: (False, stepper.get_attribute("data-revision"))}
+    answer.fill("13.05")  # within 1 %
+    stepper.locator('[data-action="ask-check"]').click()
+    assert feedback.inner_text() == t("stepper.ask.right", n=bn(2), value=shown)
+    assert reviews(page)[key]["first"]["correct"] is False  # the first answer is the one kept
+
+    page.clock.set_system_time(T0 + timedelta(days=1))
+    assert due_on_home(page, site_url) == (1, t("review.due", n=bn(1)))
+    view = open_review(page, site_url)
+    card = view.locator("[data-review-item]")
+    assert card.get_attribute("data-review-item") == "stepper:l17-norm-clip"
+    # the card stands at the row before the question: row 1 shown, row 2 not, no stepping on, no inputs
+    assert card.locator('[data-row="1"]').is_visible() and not card.locator('[data-row="2"]').is_visible()
+    assert not card.locator('[data-action="next"]').is_visible() and card.locator("[data-inputs]").count() == 0
+    assert serious_violations(page) == []
+    card.locator("[data-ask-input]").fill("১৩")  # Bangla digits are numbers too
+    card.locator('[data-action="ask-check"]').click()
+    assert card.locator('[data-row="2"]').is_visible()
+    moved = reviews(page)[key]["card"]
+    assert moved["reps"] == 2 and moved["due"] > page.evaluate("Date.now()") + 86_400_000
+    assert view.locator("[data-review-scheduled]").inner_text() == t("review.scheduled", date=shown_date(moved["due"]))
+    assert not page.js_errors
+    page.context.close()
+
+
 def test_a_changed_question_is_retired_and_review_can_wait_or_be_turned_off(browser, site_url):
     page = new_page(browser, T0)
     page.goto(site_url + PART)

@@ -61,6 +61,42 @@ def test_stepper_errors(body, message):
         stepper.parse(body)
 
 
+ASKING = "id: s\nfunction: norm_clip\ninputs: {grad: [6, 8], max_norm: 5}\nask: {row: 2, value: norm}\n"
+
+
+def test_a_stepper_asks_for_a_rows_result_one_row_before_it():
+    parsed = stepper.parse(ASKING)
+    assert parsed["ask"] == {"row": 2, "value": 10.0, "shown": "10"}  # ‖(6, 8)‖ = 10 by hand
+    html = stepper.render(parsed)
+    ask = re.search(r'<div class="pz-stepper-ask" data-ask data-ask-row="2" data-ask-value="10.0" data-ask-shown="10" hidden>', html)
+    assert ask and 'data-action="ask-check"' in html and 'data-revision="' in html
+    # the review card starts at the row before the question, with no inputs to recompute
+    card = stepper.render(stepper.parse(ASKING + "editable: true\n"), reviewing=True)
+    assert "data-reviewing" in card and 'data-action="recompute"' not in card
+    assert re.findall(r'<tr class="pz-step" data-row="(\d)">', card) == ["1"]  # row 2 waits inert
+    # a stepper without a question carries no revision (it never enters review)
+    assert "data-revision" not in stepper.render(stepper.parse("id: s\nfunction: norm_clip\n"))
+
+
+def test_a_stepper_questions_revision_follows_its_rows():
+    other = stepper.parse(ASKING.replace("[6, 8]", "[8, 6]"))  # the same norm, other rows
+    revision = re.compile(r'data-revision="([0-9a-f]+)"')
+    assert revision.search(stepper.render(other))[1] != revision.search(stepper.render(stepper.parse(ASKING)))[1]
+
+
+@pytest.mark.parametrize("ask, message", [
+    ("{row: 1, value: norm}", "row must be a row from 2 to"),
+    ("{row: 99, value: norm}", "row must be a row from 2 to"),
+    ("{row: 2, value: nrm}", "names no number of this stepper's values"),
+    ('{row: 2, value: "clipped[9]"}', "names no number"),
+    ("{row: 3, value: norm}", "row 3 shows"),  # the norm is row 2's, not the coefficient's
+    ("{row: 2}", "ask must be"),
+])
+def test_a_stepper_question_about_the_wrong_number_fails_the_build(ask, message):
+    with pytest.raises(ComponentError, match=message):
+        stepper.parse(ASKING.replace("{row: 2, value: norm}", ask))
+
+
 MCQ = """
 id: q1
 question: Which?

@@ -7,7 +7,7 @@
 // once; on the review page the same card, with the cell's code, asks it again.
 import { CONTENT_SHOWN, enhanceAll } from "../lib/dom.js";
 import { answered, firstAnswer } from "../lib/first-answer.js";
-import { pageKey, store } from "../lib/store.js";
+import { REVIEW_SETTING, pageKey, store } from "../lib/store.js";
 import { strings } from "../lib/text.js";
 
 class Predict {
@@ -59,7 +59,9 @@ class Predict {
       button.setAttribute("aria-pressed", String((button.dataset.grade === "right") === this.verdict));
     }
     const said = strings[this.verdict ? "predict.grade.said.right" : "predict.grade.said.wrong"];
-    status.textContent = this.inLesson ? `${said} ${strings["predict.grade.review"]}` : said;
+    // the lesson says it comes back, unless the reader turned review off
+    const comesBack = this.inLesson && store.get(REVIEW_SETTING) !== "off";
+    status.textContent = comesBack ? `${said} ${strings["predict.grade.review"]}` : said;
   }
 }
 

@@ -8,6 +8,7 @@ import { bnDigits, format, strings } from "../lib/text.js";
 import { REVIEW_ANSWERED } from "../lib/first-answer.js";
 import { enhance as enhancePredictions } from "./predict.js";
 import { enhance as enhanceQuestions } from "./quiz.js";
+import { enhance as enhanceSteppers } from "./stepper.js";
 
 const DAY_MS = 86_400_000;
 
@@ -97,6 +98,7 @@ class ReviewPage {
     this.stage.append(this.templates.get(item.question).content.cloneNode(true));
     enhanceQuestions();
     enhancePredictions();
+    enhanceSteppers();
     document.dispatchEvent(new CustomEvent(CONTENT_SHOWN, { detail: this.stage }));
     this.nextButton.hidden = true;
     this.postponeButton.hidden = false;

@@ -1,8 +1,21 @@
 // Steppers: rows of a worked calculation revealed one at a time (buttons, ← → keys). An editable
-// stepper re-runs the same py_lessons.runtime.steppers function in the shared Pyodide worker.
+// stepper re-runs the same py_lessons.runtime.steppers function in the shared Pyodide worker. A
+// stepper with a question (render/components/stepper.py's ask) asks, one row before it, what that
+// row will show: the first answer enters review (lib/first-answer.js), where the card starts there.
 import { sharedPythonWorker } from "../python/python-worker.js";
 import { enhanceAll, showDeferred } from "../lib/dom.js";
+import { answered } from "../lib/first-answer.js";
 import { bnDigits, format, loaderMessage, strings } from "../lib/text.js";
+
+const ASK_TOLERANCE = 0.01; // relative, as the build checks the question (stepper.py)
+const BANGLA_DIGITS = "০১২৩৪৫৬৭৮৯";
+
+/** The reader's number: Bangla or ASCII digits, the typographic minus; NaN for anything else. */
+function readNumber(typed) {
+  const plain = typed.trim().replace(/[০-৯]/g, (digit) => String(BANGLA_DIGITS.indexOf(digit)))
+    .replace(/[−–]/g, "-").replace(/\s+/g, "");
+  return plain === "" ? NaN : Number(plain);
+}
 
 const MODULE = "py_lessons.runtime.steppers";
 
@@ -60,7 +73,35 @@ class Stepper {
       this.buttons.reset.addEventListener("click", () => this.restore());
       this.form.addEventListener("focusin", () => sharedPythonWorker({ onProgress: progressToJob }).warm(), { once: true });
     }
-    this.show(1);
+    this.own = false; // the rows are the reader's own values (recompute): the question is not about them
+    this.ask = root.querySelector("[data-ask]");
+    if (this.ask) {
+      this.askRow = Number(this.ask.dataset.askRow);
+      this.askInput = this.ask.querySelector("[data-ask-input]");
+      this.askFeedback = this.ask.querySelector("[data-ask-feedback]");
+      this.asked = false;
+      this.buttons["ask-check"].addEventListener("click", () => this.check());
+      this.askInput.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); this.check(); } });
+    }
+    this.show(root.hasAttribute("data-reviewing") ? this.askRow - 1 : 1);
+  }
+
+  /** The reader's answer to the question: said, the row shown; the first one kept for review. */
+  check() {
+    const typed = readNumber(this.askInput.value);
+    if (!Number.isFinite(typed)) {
+      this.askFeedback.textContent = strings["stepper.ask.not_number"];
+      delete this.askFeedback.dataset.state;
+      return;
+    }
+    const value = Number(this.ask.dataset.askValue);
+    const correct = Math.abs(typed - value) <= ASK_TOLERANCE * Math.abs(value) + 1e-12;
+    answered(this.root, correct, !this.asked);
+    this.asked = true;
+    this.askFeedback.dataset.state = correct ? "right" : "wrong";
+    this.askFeedback.textContent = format(correct ? "stepper.ask.right" : "stepper.ask.wrong",
+      { n: bnDigits(this.askRow), value: bnDigits(this.ask.dataset.askShown) });
+    this.show(Math.max(this.step, this.askRow));
   }
 
   get rows() { return [...this.body.querySelectorAll("[data-row]")]; }
@@ -78,6 +119,8 @@ class Stepper {
     this.buttons.prev.setAttribute("aria-disabled", String(this.step === 1));
     this.buttons.next.setAttribute("aria-disabled", String(this.step === total));
     this.position.textContent = format("stepper.position", { n: bnDigits(this.step), total: bnDigits(total) });
+    // asked one row before its row; its answer stays in sight while the reader reads on
+    if (this.ask) this.ask.hidden = this.own || this.step < this.askRow - 1 || (this.step >= this.askRow && !this.askFeedback.dataset.state);
   }
 
   key(event) {
@@ -100,6 +143,7 @@ class Stepper {
     const answer = await worker.call(MODULE, "run_stepper", kwargs, { owner: this.root, cell: { setStatus: (t) => { this.status.textContent = t; } } });
     if (answer.ok) {
       this.root.dataset.state = "partial";
+      this.own = true;
       this.replaceRows(answer.value.steps.map((step, i) => rowHtml(step, i + 1)));
       this.status.textContent = strings["stepper.done"];
     } else {
@@ -114,6 +158,7 @@ class Stepper {
       if (input.name in initial) input.value = initial[input.name];
     }
     this.root.dataset.state = "partial";
+    this.own = false;
     this.replaceRows(this.buildRows.map((row) => row.cloneNode(true)));
     this.status.textContent = strings["stepper.restored"];
   }

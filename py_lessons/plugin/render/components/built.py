@@ -19,6 +19,7 @@ from ...base.html import md_block, md_inline, text
 from ...base.strings import t
 from .predict import render as render_predict
 from .quiz import render_mcq, render_ordering, revision
+from .stepper import render as render_stepper
 
 
 def block_key(kind: str, page_url: str, cid: str) -> str:
@@ -34,9 +35,12 @@ def _class_choices(parsed: dict) -> str:
 
 
 def _question(parsed: dict) -> str:
-    """The question as review asks it: its lesson's own HTML (a prediction with its cell's code)."""
+    """The question as review asks it: its lesson's own HTML (a prediction with its cell's code, a
+    stepper at the row before its question)."""
     if "cell" in parsed:
         return render_predict(parsed, with_code=True)
+    if "function" in parsed:
+        return render_stepper(parsed, reviewing=True)
     return (render_mcq if "choices" in parsed else render_ordering)(parsed)
 
 

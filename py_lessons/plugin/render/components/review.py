@@ -33,9 +33,11 @@ from .built import filled, token
 from .class_view import part_blocks
 from .predict import parse as parse_predict
 from .quiz import parse_mcq, parse_ordering
+from .stepper import parse as parse_stepper
 
-# what review asks: the questions with a right answer, and predictions as their reader judged them
-REVIEWED = {"mcq": parse_mcq, "ordering": parse_ordering, "predict": parse_predict}
+# what review asks: the questions with a right answer, predictions as their reader judged them, and
+# steppers' "what will the next row show?" (a stepper with an ask)
+REVIEWED = {"mcq": parse_mcq, "ordering": parse_ordering, "predict": parse_predict, "stepper": parse_stepper}
 
 
 def _n(value: int) -> str:
@@ -48,16 +50,19 @@ def course_questions(lessons: list[Lesson], page_url: str) -> list[dict]:
     found = []
     for number, lesson in enumerate(lessons, 1):
         for k, part in enumerate(lesson.parts, 1):
-            counts = {"question": 0, "predict": 0}  # numbered as the class page numbers its questions
+            counts = {"question": 0, "predict": 0, "stepper": 0}  # numbered as the class page numbers its questions
             for kind, parsed in part_blocks(part, REVIEWED):
-                sort = "predict" if kind == "predict" else "question"
+                if kind == "stepper" and not parsed["ask"]:
+                    continue
+                sort = kind if kind in counts else "question"
                 counts[sort] += 1
                 count = counts[sort]
                 label = f"class.where.{sort}" + (".one_part" if len(lesson.parts) == 1 else "")
                 found.append({
                     "kind": kind, "id": parsed["id"], "rev": token("revision", kind, part.url, parsed["id"]),
                     "lesson": relative_url(lesson.url, page_url),
-                    "href": f'{relative_url(part.url, page_url)}#{parsed["id"]}-question',
+                    # a stepper's question sits under its table, shown one row before: the link opens the table
+                    "href": f'{relative_url(part.url, page_url)}#{parsed["id"]}-{"caption" if kind == "stepper" else "question"}',
                     "where": t(label, lesson=_n(number), part=_n(k), n=_n(count)),
                     "title": lesson.title, "html": filled("div", "", "question", kind, part.url, parsed["id"]),
                 })
