@@ -189,24 +189,27 @@ def test_a_steppers_question_comes_one_row_before_its_row_and_again_in_review(br
     page.wait_for_selector('[data-component="stepper"][data-id="l17-norm-clip"][data-enhanced]')
     stepper = page.locator('[data-component="stepper"][data-id="l17-norm-clip"]')
     ask = stepper.locator("[data-ask]")
-    assert stepper.get_attribute("data-step") == "1" and ask.is_visible()  # row 2 is asked at row 1
-    assert float(ask.get_attribute("data-ask-value")) == 13.0  # ‖(3, 4, 12)‖ = √169 = 13 by hand
+    assert stepper.get_attribute("data-step") == "1" and not ask.is_visible()
+    stepper.locator('[data-action="next"]').click()
+    assert stepper.get_attribute("data-step") == "2" and ask.is_visible()  # row 3 is asked at row 2
+    # ‖(3, 4, 12)‖ = 13 by hand, so the factor is 5 / 13 (the build adds 1e-6 to the norm)
+    assert abs(float(ask.get_attribute("data-ask-value")) - 5 / 13) < 1e-6
     answer = stepper.locator("[data-ask-input]")
     feedback = stepper.locator("[data-ask-feedback]")
     answer.fill("তেরো")
     stepper.locator('[data-action="ask-check"]').click()
     assert feedback.inner_text() == t("stepper.ask.not_number") and reviews(page) == {}
-    answer.fill("12")
+    answer.fill("2.6")  # 13 / 5: the division the wrong way round
     answer.press("Enter")
     shown = bn(ask.get_attribute("data-ask-shown"))
-    assert feedback.inner_text() == t("stepper.ask.wrong", n=bn(2), value=shown)
-    assert stepper.get_attribute("data-step") == "2" and stepper.locator('[data-row="2"]').is_visible()
+    assert feedback.inner_text() == t("stepper.ask.wrong", n=bn(3), value=shown)
+    assert stepper.get_attribute("data-step") == "3" and stepper.locator('[data-row="3"]').is_visible()
     key = f"{LESSON}:stepper:l17-norm-clip"
     assert {k: (v["first"]["correct"], v["rev"]) for k, v in reviews(page).items()} == {
         key: (False, stepper.get_attribute("data-revision"))}
-    answer.fill("13.05")  # within 1 %
+    answer.fill("0.387")  # within 1 % of 0.3846
     stepper.locator('[data-action="ask-check"]').click()
-    assert feedback.inner_text() == t("stepper.ask.right", n=bn(2), value=shown)
+    assert feedback.inner_text() == t("stepper.ask.right", n=bn(3), value=shown)
     assert reviews(page)[key]["first"]["correct"] is False  # the first answer is the one kept
 
     page.clock.set_system_time(T0 + timedelta(days=1))
@@ -214,13 +217,13 @@ def test_a_steppers_question_comes_one_row_before_its_row_and_again_in_review(br
     view = open_review(page, site_url)
     card = view.locator("[data-review-item]")
     assert card.get_attribute("data-review-item") == "stepper:l17-norm-clip"
-    # the card stands at the row before the question: row 1 shown, row 2 not, no stepping on, no inputs
-    assert card.locator('[data-row="1"]').is_visible() and not card.locator('[data-row="2"]').is_visible()
+    # the card stands at the row before the question: rows 1-2 shown, row 3 not, no stepping on, no inputs
+    assert card.locator('[data-row="2"]').is_visible() and not card.locator('[data-row="3"]').is_visible()
     assert not card.locator('[data-action="next"]').is_visible() and card.locator("[data-inputs]").count() == 0
     assert serious_violations(page) == []
-    card.locator("[data-ask-input]").fill("১৩")  # Bangla digits are numbers too
+    card.locator("[data-ask-input]").fill("০.৩৮৫")  # Bangla digits are numbers too
     card.locator('[data-action="ask-check"]').click()
-    assert card.locator('[data-row="2"]').is_visible()
+    assert card.locator('[data-row="3"]').is_visible()
     moved = reviews(page)[key]["card"]
     assert moved["reps"] == 2 and moved["due"] > page.evaluate("Date.now()") + 86_400_000
     assert view.locator("[data-review-scheduled]").inner_text() == t("review.scheduled", date=shown_date(moved["due"]))

@@ -66,7 +66,7 @@ ASKING = "id: s\nfunction: norm_clip\ninputs: {grad: [6, 8], max_norm: 5}\nask: 
 
 def test_a_stepper_asks_for_a_rows_result_one_row_before_it():
     parsed = stepper.parse(ASKING)
-    assert parsed["ask"] == {"row": 2, "value": 10.0, "shown": "10"}  # ‖(6, 8)‖ = 10 by hand
+    assert parsed["ask"] == {"row": 2, "value": 10.0, "shown": "10", "title": "মোট norm"}  # ‖(6, 8)‖ = 10 by hand
     html = stepper.render(parsed)
     ask = re.search(r'<div class="pz-stepper-ask" data-ask data-ask-row="2" data-ask-value="10.0" data-ask-shown="10" hidden>', html)
     assert ask and 'data-action="ask-check"' in html and 'data-revision="' in html

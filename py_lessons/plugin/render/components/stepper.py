@@ -71,7 +71,8 @@ def _ask(cid: str, ask, result: dict) -> dict | None:
     if on_row is None or abs(on_row - value) > ASK_TOLERANCE * abs(value) + 1e-12:
         raise BlockError(f"stepper '{cid}': ask's value {ask['value']} is {value!r}, but row {row} shows {shown!r}: "
                          f"ask about the number that row shows")
-    return {"row": row, "value": float(value), "shown": shown}
+    # the row's title names what it computes (not its value): the question says what is asked
+    return {"row": row, "value": float(value), "shown": shown, "title": steps[row - 1]["title"]}
 
 
 def parse(source: str) -> dict:
@@ -162,7 +163,7 @@ def render_ask(parsed: dict) -> str:
     return (
         f'<div class="pz-stepper-ask" data-ask data-ask-row="{ask["row"]}" '
         f'data-ask-value="{ask["value"]!r}" data-ask-shown="{attr(ask["shown"])}" hidden>'
-        f'<label for="{attr(field_id)}">{text(t("stepper.ask", n=bn_digits(ask["row"])))}</label>'
+        f'<label for="{attr(field_id)}">{text(t("stepper.ask", n=bn_digits(ask["row"]), title=ask["title"]))}</label>'
         f'<div class="pz-stepper-ask-line"><input id="{attr(field_id)}" type="text" inputmode="decimal" autocomplete="off" '
         f'spellcheck="false" data-ask-input>'
         f'<button type="button" class="pz-button" data-action="ask-check">{text(t("stepper.ask.check"))}</button></div>'
