@@ -27,6 +27,9 @@ const ISOLATION_HEADERS = {
 };
 // the reader's "keep the whole course" (an entry of the files cache: it moves to each new build's)
 const KEEP_ALL = "__keep-the-whole-course__";
+// seen once: this host sends the start-up snapshot as it is, so it is never kept (see sentAsIs);
+// until then the course's size counts it (an entry of the files cache, moved like KEEP_ALL)
+const SNAPSHOT_AS_IS = "__snapshot-sent-as-is__";
 const scope = self.registration.scope;
 const files = new Map(self.__WB_MANIFEST.map(({ url, integrity, size }) => [new URL(url, scope).href, { integrity, size }]));
 const CACHE_PREFIX = `${CACHE_ID}-files-`;
@@ -76,6 +79,11 @@ async function asBuiltCopy(cache, key, response) {
  * keeps neither (that host starts Python the normal way offline). */
 const isSnapshot = (url) => new URL(url).pathname.endsWith(".bin");
 const sentAsIs = (url, response) => isSnapshot(url) && ["", "identity"].includes(response.headers.get("content-encoding") ?? "");
+/** Cancel a snapshot sent as it is, and remember that this host sends it so. */
+async function refuseAsIs(cache, response) {
+  await response.body?.cancel();
+  await cache.put(new URL(SNAPSHOT_AS_IS, scope).href, new Response("1"));
+}
 
 const toFile = { cacheKeyWillBeUsed: async ({ request }) => fileOf(request.url) };
 const isolation = { handlerWillRespond: async ({ response }) => isolated(response) };
@@ -88,7 +96,7 @@ const asBuilt = {
   },
   async cacheWillUpdate({ request, response }) {
     if (!response?.ok || response.status !== 200) return null;
-    if (sentAsIs(request.url, response)) { await response.body?.cancel(); return null; }
+    if (sentAsIs(request.url, response)) { await refuseAsIs(await caches.open(await cacheNameReady), response); return null; }
     const bytes = await response.clone().arrayBuffer();
     return (await digest(bytes)) === files.get(fileOf(request.url))?.integrity ? response : null;
   },
@@ -125,7 +133,7 @@ async function download(cache, key, asked = key) {
   const response = await fetch(new Request(asked, { integrity })).catch(
     () => fetch(new Request(key, { integrity, cache: "no-cache" })));
   if (!response.ok) throw new Error(`${key}: ${response.status}`);
-  if (sentAsIs(key, response)) { await response.body?.cancel(); return; }
+  if (sentAsIs(key, response)) { await refuseAsIs(cache, response); return; }
   await cache.put(key, response);
 }
 
@@ -135,9 +143,10 @@ async function keptCount(cache) {
   let bytes = 0;
   let total = 0;
   let totalBytes = 0;
+  const asIs = keys.has(new URL(SNAPSHOT_AS_IS, scope).href);
   for (const [key, { size }] of files) {
     const kept = keys.has(key);
-    if (!kept && isSnapshot(key)) continue; // a host that sends it as it is: Python starts without it
+    if (!kept && asIs && isSnapshot(key)) continue; // never kept from this host: Python starts without it
     total += 1;
     totalBytes += size;
     if (kept) { count += 1; bytes += size; }
@@ -153,12 +162,14 @@ self.addEventListener("install", (event) => event.waitUntil((async () => {
   const cache = await caches.open(current);
   const older = (await caches.keys()).filter((name) => name !== current && ours(name));
   const keepAllKey = new URL(KEEP_ALL, scope).href;
+  const asIsKey = new URL(SNAPSHOT_AS_IS, scope).href;
   let keepAll = Boolean(await cache.match(keepAllKey));
   const wanted = new Set();
   for (const name of older) {
     const old = await caches.open(name);
     for (const request of await old.keys()) {
       if (request.url === keepAllKey) { keepAll = true; continue; }
+      if (request.url === asIsKey) { await cache.put(asIsKey, new Response("1")); continue; }
       // a Workbox precache of the builds before this worker keys its files with a revision query
       const key = fileOf(request.url);
       if (!key || (await cache.match(key))) continue;
