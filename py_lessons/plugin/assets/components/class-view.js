@@ -103,7 +103,7 @@ class ClassView {
       input.addEventListener("change", () => { const files = [...input.files]; input.value = ""; this.load(files); });
     }
     root.querySelector('[data-action="clear-class"]').addEventListener("click", () => this.clear());
-    root.querySelector('[data-action="class-csv"]').addEventListener("click", (event) => { event.preventDefault(); this.downloadCsv(); });
+    root.querySelector('[data-action="class-csv"]').addEventListener("click", () => this.downloadCsv());
     root.querySelector('[data-action="class-print"]').addEventListener("click", () => print());
     this.scopeSelect.addEventListener("change", () => this.showTable());
     this.filterInput.addEventListener("input", () => this.showTable());

@@ -158,7 +158,9 @@ def render_class_view(lessons: list[Lesson], page_url: str) -> str:
         f'<thead><tr>{heads}</tr></thead><tbody></tbody></table></div>'
         f'<p class="pz-note">{text(t("class.table.note"))}</p>'
         f'<div class="pz-actions pz-class-out">'
-        f'<a class="pz-button" data-action="class-csv" href="#" download="class.csv">{text(t("class.csv"))}</a>'
+        # a button, not a link to "#": the theme's instant navigation may take such a link's click
+        # first, move to "#" and run the page's scripts again (its course data as script: an error)
+        f'<button type="button" class="pz-button" data-action="class-csv">{text(t("class.csv"))}</button>'
         f'<button type="button" class="pz-button" data-action="class-print">{text(t("class.print"))}</button></div>'
         f'<h2>{text(t("class.questions.title"))}</h2>'
         f'<p>{text(t("class.questions.intro"))}</p>'
