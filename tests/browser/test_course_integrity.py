@@ -20,7 +20,7 @@ import pytest
 from support.browser import (answer_input, offline_api, cell, replace_code, run_cell, stop_keeps_session_variables,
                              wait_enhanced, wait_state)
 from support.local_server import serve
-from support.work import precache_manifest
+from support.work import offline_copy, precache_manifest
 from py_lessons.runtime.catalogue import t
 
 pytestmark = pytest.mark.browser
@@ -148,7 +148,7 @@ def test_the_offline_copy_serves_only_the_builds_bytes(offline_course, built_sit
     page, base = offline_course
     # every entry overwritten: what a writer that got past the Python worker's wall would do
     # (every file of the site, and the entry that records the reader's choice of the whole course)
-    assert page.evaluate(POISON_EVERY_ENTRY, [POISONED_PAGE, POISONED_SCRIPT]) == len(precache_manifest(built_site)) + 1
+    assert page.evaluate(POISON_EVERY_ENTRY, [POISONED_PAGE, POISONED_SCRIPT]) == len(offline_copy(built_site)) + 1
     page.goto(base + GUIDE)
     wait_enhanced(page)
     not_taken_over(page)

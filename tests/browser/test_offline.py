@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from support.browser import offline_api, output_snapshot, run_cell, wait_enhanced
-from support.work import precache_manifest
+from support.work import precache_manifest, precached_bytes
 from support.worker_probe import python_workers, worker_marks
 
 pytestmark = pytest.mark.browser
@@ -69,9 +69,12 @@ def test_a_first_visit_keeps_what_it_fetched_and_nothing_more(browser, course_se
                                                          "assets/vendor/dompurify/", "assets/images/favicon.png"))}
     assert kept == fetched | shell
     assert [site_file(path) for path, _ in server.sent].count(LESSON.strip("/") + "/index.html") == 1
+    # this host compresses what it sends: NumPy and the standard library came as their stored twins
+    assert {"pyodide/stored/python_stdlib.zip", "pyodide/python_stdlib.zip"} & fetched == {"pyodide/stored/python_stdlib.zip"}
+    assert {name.split("/")[1] for name in fetched if "/numpy-" in name} == {"stored"}
     status = offline_api(page, "offlineStatus")
     assert status["bytes"] == sum((built_site / name).stat().st_size for name in kept)
-    assert status["totalBytes"] == sum((built_site / name).stat().st_size for name in listed)
+    assert status["totalBytes"] == precached_bytes(built_site)
     assert status["ready"] is False and status["keepAll"] is False
 
     server.shutdown()  # the classroom server is gone
@@ -102,9 +105,11 @@ def test_a_host_that_sends_files_as_they_are_never_makes_the_visit_pay_the_whole
     sent = [(site_file(path), size) for path, size in server.sent]
     assert sum(size for name, size in sent if name == "pyodide/python-snapshot.bin") < snapshot.stat().st_size / 2, sent
     assert not any(url.endswith(".bin") for url in page.evaluate(KEPT_FILES))
+    # and the wheels and the standard library as built, never their stored twins
+    assert not any("/stored/" in name for name, _ in sent), sent
+    assert any(name == "pyodide/python_stdlib.zip" for name, _ in sent)
     status = offline_api(page, "offlineStatus")
-    assert status["totalBytes"] == sum((built_site / name).stat().st_size for name in precache_manifest(built_site)
-                                       if not name.endswith(".bin"))
+    assert status["totalBytes"] == precached_bytes(built_site, as_is=True)
     context.close()
 
 

@@ -79,9 +79,20 @@ def precache_manifest(site: Path) -> dict[str, str]:
     return listed
 
 
-def precached_bytes(site: Path) -> int:
-    """What the whole course's offline copy weighs: every file the build's sw.js lists, as it is on disk."""
-    return sum((site / url).stat().st_size for url in precache_manifest(site))
+def offline_copy(site: Path, as_is: bool = False) -> list[str]:
+    """The files of the whole course's offline copy: every file the build's sw.js lists, with one
+    of each wheel and the standard library's zip: its stored twin (``stored/NAME`` beside ``NAME``)
+    where the host compresses what it sends, else the file as built and no start-up snapshot."""
+    listed = precache_manifest(site)
+    twins = {url for url in listed if "/stored/" in url and url.replace("/stored/", "/") in listed}
+    originals = {twin.replace("/stored/", "/") for twin in twins}
+    left_out = twins | {url for url in listed if url.endswith(".bin")} if as_is else originals
+    return [url for url in listed if url not in left_out]
+
+
+def precached_bytes(site: Path, as_is: bool = False) -> int:
+    """What the whole course's offline copy weighs (offline_copy), as it is on disk."""
+    return sum((site / url).stat().st_size for url in offline_copy(site, as_is))
 
 
 def open_home(page, base: str) -> None:

@@ -4,8 +4,11 @@ brotli_static and gzip_static)."""
 from __future__ import annotations
 
 import gzip
+import hashlib
+import json
 import urllib.error
 import urllib.request
+import zipfile
 
 import brotli
 import pytest
@@ -21,8 +24,9 @@ def test_every_large_text_file_has_a_gzip_copy_with_the_same_content(built_site)
         assert packed.is_file(), f"{path.name} has no gzip copy"
         assert gzip.decompress(packed.read_bytes()) == path.read_bytes()
     assert wasm.with_name(wasm.name + ".gz").stat().st_size < wasm.stat().st_size / 2
-    # wheels are zip files already: a gzip copy would only waste space
-    assert not list(built_site.rglob("*.whl.gz"))
+    # wheels are zip files already: a gzip copy would only waste space (their stored twins are
+    # made to be compressed whole)
+    assert {path.parent.name for path in built_site.rglob("*.whl.gz")} == {"stored"}
 
 
 def test_a_brotli_copy_is_written_where_it_is_smaller_than_the_gzip_one(built_site):
@@ -35,7 +39,36 @@ def test_a_brotli_copy_is_written_where_it_is_smaller_than_the_gzip_one(built_si
         assert packed.stat().st_size < original.with_name(original.name + ".gz").stat().st_size, packed
     # the biggest file a first visit fetches: brotli saves a fifth on top of gzip
     assert wasm.with_name(wasm.name + ".br").stat().st_size < 0.85 * wasm.with_name(wasm.name + ".gz").stat().st_size
-    assert not list(built_site.rglob("*.whl.br"))
+    assert {path.parent.name for path in built_site.rglob("*.whl.br")} == {"stored"}
+
+
+def test_each_pyodide_wheel_and_the_standard_library_have_a_stored_twin_that_compresses_better(built_site):
+    pyodide = built_site / "pyodide"
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())["packages"]
+    stored_lock = json.loads((pyodide / "pyodide-lock.stored.json").read_text())["packages"]
+    assert stored_lock.keys() == lock.keys()
+    course_wheels = {"py-lessons", "py-lessons-content"}  # small, made per course: no twin
+    for name, spec in lock.items():
+        twin = stored_lock[name]
+        if name in course_wheels:
+            assert twin == spec
+            continue
+        assert twin["file_name"] == "stored/" + spec["file_name"]
+        assert twin["sha256"] == hashlib.sha256((pyodide / twin["file_name"]).read_bytes()).hexdigest()
+        assert {key: value for key, value in twin.items() if key not in {"file_name", "sha256"}} == \
+            {key: value for key, value in spec.items() if key not in {"file_name", "sha256"}}
+    twins = sorted((pyodide / "stored").glob("*.whl")) + [pyodide / "stored" / "python_stdlib.zip"]
+    assert len(twins) == len(lock) - len(course_wheels) + 1
+    for twin in twins:
+        original = pyodide / twin.name
+        with zipfile.ZipFile(original) as built, zipfile.ZipFile(twin) as stored:
+            assert [info.filename for info in stored.infolist()] == [info.filename for info in built.infolist()]
+            assert all(stored.read(info) == built.read(info.filename) for info in stored.infolist())
+            assert {info.compress_type for info in stored.infolist()} == {zipfile.ZIP_STORED}
+    # what a host that compresses sends of the two a first run needs: a third less than the files as built
+    for name in (next(pyodide.glob("numpy-*.whl")).name, "python_stdlib.zip"):
+        sent = (pyodide / "stored" / (name + ".br")).stat().st_size
+        assert sent < 0.7 * (pyodide / name).stat().st_size, name
 
 
 def _get(url, headers):

@@ -6,8 +6,9 @@ index and the editor shrink about 4-6x. A static host that serves precompressed 
 then sends a cheap phone on classroom Wi-Fi a fraction of the bytes, with no compression work per
 request. Brotli where the browser offers it (HTTPS, localhost), gzip where it does not (a plain-http
 LAN address): ``.br`` is written only where it is smaller than the ``.gz``. Wheels and zips are
-already compressed and are left alone; the originals stay for hosts that serve files as they are.
-The service worker lists only the originals (the browser decodes).
+already compressed and are left alone, but for their stored twins (stored_twins.py), made to be
+compressed whole; the originals stay for hosts that serve files as they are. The service worker
+lists only the originals (the browser decodes).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import os
 from pathlib import Path
 
 import brotli
+
+from .stored_twins import is_twin
 
 # .bin: Python's start-up snapshot (25 MB as taken; 5.0 MB gzip, 3.3 MB brotli)
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".wasm", ".ttf", ".txt", ".ipynb", ".py", ".bin"}
@@ -53,7 +56,7 @@ def precompress(site_dir: Path, cache_dir: Path | None = None) -> dict:
     "br_bytes"} of those written (br_bytes: the files' smallest copies, brotli or gzip)."""
     written = {"files": 0, "bytes": 0, "gzip_bytes": 0, "br_files": 0, "br_bytes": 0}
     for path in sorted(site_dir.rglob("*")):
-        if path.suffix not in COMPRESSIBLE or not path.is_file():
+        if not (path.suffix in COMPRESSIBLE or is_twin(path)) or not path.is_file():
             continue
         data = path.read_bytes()
         if len(data) < MIN_BYTES:

@@ -43,7 +43,7 @@ from pyodide_lock.utils import add_wheels_to_spec
 
 from ...runtime import fonts as runtime_fonts
 from ..base.fonts import convert_font
-from . import bytecode
+from . import bytecode, stored_twins
 from .runtime_wheel import CONTENT_DIST_NAME, DIST_NAME, build_content_wheel, build_runtime_wheel
 
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -218,6 +218,7 @@ def stage_base(source: PyodideSource, packages: list[str], folder: Path, fonts: 
                 spec.file_name = renamed[spec.file_name]
                 spec.sha256 = sha256_of((tmp / spec.file_name).read_bytes())
             trimmed.to_json(tmp / "pyodide-lock.json")
+        stored_twins.write_twins(tmp, ["python_stdlib.zip", *(spec.file_name for spec in trimmed.packages.values())])
         (tmp / "fonts").mkdir()
         for name, woff in fonts.items():
             convert_font(woff, tmp / "fonts" / name)
@@ -314,6 +315,9 @@ def _course_layer(target: Path, base: Path, record: dict, ours: list[Path], runt
     trimmed = PyodideLockSpec.from_json(base / "pyodide-lock.json")
     shipped = [*CORE_FILES, *(spec.file_name for spec in trimmed.packages.values())]
     shipped += [name for name in (record["font_cache"], record["snapshot"]) if name]
+    twins = Path(stored_twins.FOLDER)
+    (tmp / twins).mkdir()
+    shipped += [str(twins / twin.name) for twin in sorted((base / twins).iterdir())]
     for name in shipped:
         _link(base / name, tmp / name)
     (tmp / "fonts").mkdir()
@@ -328,6 +332,13 @@ def _course_layer(target: Path, base: Path, record: dict, ours: list[Path], runt
         spec = trimmed.packages[DIST_NAME]
         spec.file_name, spec.sha256 = runtime.name, sha256_of(runtime.read_bytes())
     trimmed.to_json(tmp / "pyodide-lock.json")
+    original = trimmed.model_copy(deep=True)
+    # the same lock with the stored twins (the course's own small wheels have none)
+    for spec in trimmed.packages.values():
+        twin = twins / spec.file_name
+        if (tmp / twin).is_file():
+            spec.file_name, spec.sha256 = twin.as_posix(), sha256_of((tmp / twin).read_bytes())
+    trimmed.to_json(tmp / stored_twins.LOCK_NAME)
     sizes = {path.name: path.stat().st_size for path in tmp.iterdir() if path.is_file()}
     manifest = {
         "pyodide": record["pyodide"],
@@ -337,8 +348,10 @@ def _course_layer(target: Path, base: Path, record: dict, ours: list[Path], runt
         "packages": {
             name: {"file": spec.file_name, "bytes": sizes[spec.file_name], "depends": spec.depends,
                    "imports": spec.imports}
-            for name, spec in sorted(trimmed.packages.items())
+            for name, spec in sorted(original.packages.items())
         },
+        # for a host that compresses what it sends (assets/python/worker.js)
+        "stored": {"lock": stored_twins.LOCK_NAME, "stdlib": f"{stored_twins.FOLDER}/python_stdlib.zip"},
         "core_bytes": {name: sizes[name] for name in CORE_FILES},
         "font_files": font_files,
         "font_cache": record["font_cache"],

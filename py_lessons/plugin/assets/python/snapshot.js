@@ -56,9 +56,29 @@ async function read(url) {
 }
 
 const checked = (bytes) => (wellFormed(bytes) ? bytes : null);
-const compressed = (response) => !["", "identity"].includes(response.headers.get("content-encoding") ?? "");
+/** Whether the host sent one of the build's compressed copies (the browser decoded it). */
+export const compressed = (response) => !["", "identity"].includes(response.headers.get("content-encoding") ?? "");
 
-/** loadPyodide(options), restored from the snapshot at `url` (null: the build shipped none). */
+// The snapshot holds the standard library's zip directory as it was when taken (zipimport's
+// offsets into the original python_stdlib.zip). Started on the zip's stored twin
+// (ship/stored_twins.py: the same files at other offsets), every zip importer is given that zip's
+// directory, read once (about 16 ms; one importer per package re-reading it would take 200 ms),
+// before anything else is imported.
+const REREAD_STDLIB = `
+import sys, zipimport
+def _reread():
+    read = {}
+    for importer in list(sys.path_importer_cache.values()):
+        if isinstance(importer, zipimport.zipimporter):
+            if importer.archive not in read:
+                read[importer.archive] = zipimport._zip_directory_cache[importer.archive] = zipimport._read_directory(importer.archive)
+            importer._files = read[importer.archive]
+_reread()
+del _reread
+`;
+
+/** loadPyodide(options), restored from the snapshot at `url` (null: the build shipped none);
+ * options.stdLibURL: the standard library's stored twin (else Pyodide's own zip). */
 export async function startPython(loadPyodide, options, url) {
   if (!url || !("DecompressionStream" in globalThis)) return loadPyodide(options);
   // fetched while pyodide.asm.js and the WebAssembly load, not before them
@@ -66,6 +86,7 @@ export async function startPython(loadPyodide, options, url) {
   snapshot.catch(() => {}); // Pyodide also holds this promise: its refusal is handled below, not reported
   try {
     const py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+    if (options.stdLibURL) py.runPython(REREAD_STDLIB);
     performance.mark("pathshala:snapshot-restored");
     return py;
   } catch {

@@ -8,8 +8,9 @@
  */
 
 /** The staged folder's manifest (py_lessons/plugin/ship/staging.py writes it). */
+export const MANIFEST = "pathshala-manifest.json";
 export async function readManifest(files) {
-  return JSON.parse(await files.readText("pathshala-manifest.json"));
+  return JSON.parse(await files.readText(MANIFEST));
 }
 
 /** After `pyodide` started: install the runtime wheel (and the course's own modules), configure

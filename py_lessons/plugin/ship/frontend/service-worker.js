@@ -27,9 +27,9 @@ const ISOLATION_HEADERS = {
 };
 // the reader's "keep the whole course" (an entry of the files cache: it moves to each new build's)
 const KEEP_ALL = "__keep-the-whole-course__";
-// seen once: this host sends the start-up snapshot as it is, so it is never kept (see sentAsIs);
-// until then the course's size counts it (an entry of the files cache, moved like KEEP_ALL)
-const SNAPSHOT_AS_IS = "__snapshot-sent-as-is__";
+// seen: this host sends files as they are (see noteHost); until seen, the course's size counts
+// what a host that compresses gets (an entry of the files cache, moved like KEEP_ALL)
+const HOST_AS_IS = "__host-sends-files-as-they-are__";
 const scope = self.registration.scope;
 const files = new Map(self.__WB_MANIFEST.map(({ url, integrity, size }) => [new URL(url, scope).href, { integrity, size }]));
 const CACHE_PREFIX = `${CACHE_ID}-files-`;
@@ -78,12 +78,31 @@ async function asBuiltCopy(cache, key, response) {
  * is, the page cancels it and fetches its gzip copy instead (python/snapshot.js), and this worker
  * keeps neither (that host starts Python the normal way offline). */
 const isSnapshot = (url) => new URL(url).pathname.endsWith(".bin");
-const sentAsIs = (url, response) => isSnapshot(url) && ["", "identity"].includes(response.headers.get("content-encoding") ?? "");
-/** Cancel a snapshot sent as it is, and remember that this host sends it so. */
-async function refuseAsIs(cache, response) {
+/** Files the build always ships compressed copies of: how one arrives tells how this host sends files. */
+const isProbe = (url) => isSnapshot(url) || new URL(url).pathname.endsWith("/pathshala-manifest.json");
+const sentAsIs = (response) => ["", "identity"].includes(response.headers.get("content-encoding") ?? "");
+/** Remember how this host sends files (a probe's response); true if the response is refused (a
+ * snapshot sent as it is: cancelled). */
+async function noteHost(cache, url, response) {
+  if (!isProbe(url)) return false;
+  const marker = new URL(HOST_AS_IS, scope).href;
+  if (!sentAsIs(response)) {
+    await cache.delete(marker);
+    return false;
+  }
+  await cache.put(marker, new Response("1"));
+  if (!isSnapshot(url)) return false;
   await response.body?.cancel();
-  await cache.put(new URL(SNAPSHOT_AS_IS, scope).href, new Response("1"));
+  return true;
 }
+// Each wheel and the standard library ship twice (ship/stored_twins.py): as built, and as a stored
+// twin in stored/ that a host which compresses sends in fewer bytes. The page's Python takes one
+// of each pair, by how the host sends files; this worker keeps and counts that one.
+const originalOf = (key) => key.replace(/\/stored\/(?=[^/]*$)/, "/");
+const twins = new Set([...files.keys()].filter((key) => originalOf(key) !== key && files.has(originalOf(key))));
+const withTwin = new Set([...twins].map(originalOf));
+/** A file this host's pages never fetch (unless the host changed): not kept, not counted. */
+const notThisHosts = (key, asIs) => (asIs ? twins.has(key) || isSnapshot(key) : withTwin.has(key));
 
 const toFile = { cacheKeyWillBeUsed: async ({ request }) => fileOf(request.url) };
 const isolation = { handlerWillRespond: async ({ response }) => isolated(response) };
@@ -96,7 +115,7 @@ const asBuilt = {
   },
   async cacheWillUpdate({ request, response }) {
     if (!response?.ok || response.status !== 200) return null;
-    if (sentAsIs(request.url, response)) { await refuseAsIs(await caches.open(await cacheNameReady), response); return null; }
+    if (await noteHost(await caches.open(await cacheNameReady), request.url, response)) return null;
     const bytes = await response.clone().arrayBuffer();
     return (await digest(bytes)) === files.get(fileOf(request.url))?.integrity ? response : null;
   },
@@ -133,7 +152,7 @@ async function download(cache, key, asked = key) {
   const response = await fetch(new Request(asked, { integrity })).catch(
     () => fetch(new Request(key, { integrity, cache: "no-cache" })));
   if (!response.ok) throw new Error(`${key}: ${response.status}`);
-  if (sentAsIs(key, response)) { await refuseAsIs(cache, response); return; }
+  if (await noteHost(cache, key, response)) return;
   await cache.put(key, response);
 }
 
@@ -143,10 +162,10 @@ async function keptCount(cache) {
   let bytes = 0;
   let total = 0;
   let totalBytes = 0;
-  const asIs = keys.has(new URL(SNAPSHOT_AS_IS, scope).href);
+  const asIs = keys.has(new URL(HOST_AS_IS, scope).href);
   for (const [key, { size }] of files) {
     const kept = keys.has(key);
-    if (!kept && asIs && isSnapshot(key)) continue; // never kept from this host: Python starts without it
+    if (!kept && notThisHosts(key, asIs)) continue;
     total += 1;
     totalBytes += size;
     if (kept) { count += 1; bytes += size; }
@@ -162,7 +181,7 @@ self.addEventListener("install", (event) => event.waitUntil((async () => {
   const cache = await caches.open(current);
   const older = (await caches.keys()).filter((name) => name !== current && ours(name));
   const keepAllKey = new URL(KEEP_ALL, scope).href;
-  const asIsKey = new URL(SNAPSHOT_AS_IS, scope).href;
+  const asIsKey = new URL(HOST_AS_IS, scope).href;
   let keepAll = Boolean(await cache.match(keepAllKey));
   const wanted = new Set();
   for (const name of older) {
@@ -180,7 +199,8 @@ self.addEventListener("install", (event) => event.waitUntil((async () => {
   }
   if (keepAll) {
     await cache.put(keepAllKey, new Response("1"));
-    for (const key of files.keys()) if (!(await cache.match(key))) wanted.add(key);
+    const asIs = Boolean(await cache.match(asIsKey));
+    for (const key of files.keys()) if (!notThisHosts(key, asIs) && !(await cache.match(key))) wanted.add(key);
   }
   for (const key of wanted) await download(cache, key);
 })()));
@@ -228,8 +248,11 @@ self.addEventListener("message", (event) => {
     if (type === "keep-all" && off) await cache.delete(new URL(KEEP_ALL, scope).href);
     else if (type === "keep-all") {
       await cache.put(new URL(KEEP_ALL, scope).href, new Response("1"));
+      // a probe first: what the rest costs depends on how this host sends files
+      await keep([...files.keys()].filter(isProbe).filter((key) => !isSnapshot(key)).map((key) => [key, key]));
       const have = new Set((await cache.keys()).map((request) => request.url));
-      await keep([...files.keys()].filter((key) => !have.has(key)).map((key) => [key, key]));
+      const asIs = have.has(new URL(HOST_AS_IS, scope).href);
+      await keep([...files.keys()].filter((key) => !have.has(key) && !notThisHosts(key, asIs)).map((key) => [key, key]));
     }
     const { count, bytes, total, totalBytes, keepAll } = await keptCount(cache);
     port.postMessage({ type: "status", kept: count, keptBytes: bytes, total, totalBytes, keepAll, failed });
