@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from support.a11y import serious_violations
-from support.browser import (answer_input, cell, output_snapshot, replace_code, run_cell,
+from support.browser import (answer_input, cell, first_visit_kept, output_snapshot, replace_code, run_cell,
                              stop_keeps_session_variables, wait_enhanced, wait_state)
 from support.local_server import CHROMIUM_ARGS, serve
 from support.site import ROOT
@@ -65,8 +65,7 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     answer_input(page, "guide-input", "কত বার শুভেচ্ছা?", lines[1])
     assert wait_state(page, "guide-input") == "done"
     assert output_snapshot(page, "guide-input") == built
-    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
+    first_visit_kept(page)  # installed once Python had started, then handed what the visit fetched
 
     server.requested.clear()
     page.reload()
@@ -76,8 +75,8 @@ def test_isolated_after_the_first_load_so_input_works_and_stop_keeps_variables(b
     # every file now comes from the offline copy, with the isolation headers: the host is asked
     # only for Python's start-up snapshot, which the first visit did not use (not isolated, a
     # page that calls input(): Python started without it, to suspend for the line)
-    # (and the wheels of what the guide's explorable prefetched on the first visit, when that ran
-    # before the service worker controlled the page: those were not kept then, a known cost)
+    # (and the wheels of what the guide's explorable prefetched on the first visit, if that ran
+    # after the hand-over: they are kept once the page is idle, which a reload at once may precede)
     assert {path for path in fetched_from_host(server) if not path.endswith(".whl")} <= {"/pyodide/python-snapshot.bin"}, \
         server.requested
 

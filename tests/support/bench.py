@@ -72,7 +72,7 @@ from .bench_floor import time_floor, write_floor_pages
 from .bench_first_visit import first_visit
 from .bench_pages import page_census
 from .bench_trace import trace_bench
-from .browser import start_then_stop
+from .browser import first_visit_kept, start_then_stop
 from .bench_author import main as author_main
 from .bench_phone import PHONE_VIEWPORT, PROFILE, phone_page
 from .bench_ratios import files_of_median_run
@@ -194,9 +194,9 @@ _NEXT_LESSON = """async (target) => {
 
 
 def _revisit(context, url, cell_id):
-    """A new tab on the demo page, later: once the first visit's service worker has cached the
-    site (the start-up snapshot the build ships included)."""
-    context.pages[0].evaluate("async () => { await navigator.serviceWorker.ready; }")
+    """A new tab on the demo page, later: once the first visit's service worker has kept what that
+    visit fetched (the start-up snapshot the build ships included)."""
+    first_visit_kept(context.pages[0])
     page = context.new_page()
     workers = python_workers(page)
     seconds = _open_demo_and_run(page, url, cell_id)

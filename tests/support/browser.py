@@ -180,17 +180,15 @@ def offline_api(page, call: str):
     return page.evaluate(f"async () => (await import({OFFLINE_MODULE})).{call}()")
 
 
-def first_visit_kept(page, timeout_s: float = 15.0) -> dict:
-    """offlineStatus() once a first visit's files are kept: the worker hands them over only after
-    it takes control of the page (offline.js keepWhatWasFetched), a moment after the page is
-    enhanced, so reading the status at once races that hand-over."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=timeout_s * 1000)
-    deadline = time.monotonic() + timeout_s
-    while True:
-        status = offline_api(page, "offlineStatus")
-        if status["bytes"] > 0 or time.monotonic() > deadline:
-            return status
-        page.wait_for_timeout(100)
+def first_visit_kept(page, timeout_s: float = 60.0) -> dict:
+    """offlineStatus() once a first visit's files are kept: a first visit installs the service
+    worker only after the page settled (its Python started), and the worker keeps what the page and
+    Python fetched after it took control (offline.js keepWhatWasFetched), so reading the status
+    before that races the hand-over."""
+    return page.evaluate(f"""async (ms) => {{
+        const kept = (await import({OFFLINE_MODULE})).firstVisitKept;
+        return Promise.race([kept, new Promise((_, fail) => setTimeout(() => fail(new Error("first visit not kept")), ms))]);
+    }}""", timeout_s * 1000)
 
 
 # The two screens every layout test of the course looks at: a cheap phone held in the hand, a laptop.

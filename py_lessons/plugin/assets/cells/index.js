@@ -6,7 +6,7 @@ import { strings, format } from "../lib/text.js";
 import { cellOf, enhanceCell, sharedWorker } from "./cell.js";
 import { PageControls } from "./page-controls.js";
 import { followTrail } from "./run-log.js";
-import { pageControlled, saveData } from "../site/offline.js";
+import { holdFirstInstall, saveData } from "../site/offline.js";
 import { ShareError, readShareFragment, sharedCode } from "./share.js";
 
 // Big packages are fetched only when the reader reaches a cell that needs them.
@@ -24,10 +24,10 @@ function enhance(scope = document) {
   if (fresh.length && !saveData) {
     // Start Python and the small packages its cells import (numpy) before the first Run, so it
     // does not wait for the whole download: the worker's downloads and CPU are off the page's
-    // thread. Once the service worker serves the page, so that what Python fetches is kept. A
-    // reader who asked the browser to save data pays for Python only when reaching for a cell.
+    // thread. A first visit installs the service worker after this (it keeps what Python fetched
+    // then). A reader who asked the browser to save data pays for Python only when reaching for a cell.
     const codes = fresh.map((cell) => cell.code);
-    pageControlled().then(() => sharedWorker().warm(codes, LOAD_ON_INTERACTION));
+    holdFirstInstall(new Promise((done) => sharedWorker().warm(codes, LOAD_ON_INTERACTION, { done })));
   }
 }
 

@@ -28,6 +28,7 @@ export const FROM_PYTHON = Object.freeze({
   INPUT: "input",             // the running job called input(prompt): the page asks the reader
   REFUSED: "refused",         // the request was not a message of TO_PYTHON (a bug): nothing ran
   WARMED: "warmed",           // what a WARM (its id) asked for is loaded and imported
+  FETCHED: "fetched",         // files of the site the worker has fetched ({urls}): the page has them kept offline
 });
 
 /** Whether `type` is one of `messages` (TO_PYTHON or FROM_PYTHON). */

@@ -7,6 +7,7 @@
 // Messages: see protocol.js.
 import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
 import { offline } from "../site.js";
+import { keepFetched } from "../site/offline.js";
 
 // How long Python may take to take the interrupt after Stop before its worker is replaced (and every
 // variable lost). CPython reads the buffer back to 0 when it takes the signal, so the page sees it
@@ -121,6 +122,10 @@ export class PythonWorker {
     if (data.type === FROM_PYTHON.PROGRESS) {
       this.onProgress?.(data, this.current);
       if (!this.current) for (const watcher of this.warming.values()) watcher.progress?.(data);
+      return;
+    }
+    if (data.type === FROM_PYTHON.FETCHED) { // only site files are kept, and only as built (service-worker.js)
+      if (Array.isArray(data.urls)) keepFetched(data.urls.filter((url) => typeof url === "string"));
       return;
     }
     if (data.type === FROM_PYTHON.WARMED) {

@@ -25,12 +25,17 @@ let pyodide, session, manifest;
 let fontsInstalled = false;
 
 // Bytes of finished downloads under base, from Resource Timing: honest progress without
-// fetching anything twice.
+// fetching anything twice. The files themselves are named to the page, which has them kept offline
+// (a first visit's service worker is installed after Python's start-up: site/offline.js).
 let loadedBytes = 0;
 new PerformanceObserver((list) => {
+  const urls = [];
   for (const entry of list.getEntries()) {
-    if (entry.name.startsWith(base.href)) loadedBytes += entry.encodedBodySize || entry.transferSize || 0;
+    if (!entry.name.startsWith(base.href)) continue;
+    loadedBytes += entry.encodedBodySize || entry.transferSize || 0;
+    urls.push(entry.name);
   }
+  if (urls.length) postMessage({ type: FROM_PYTHON.FETCHED, urls });
 }).observe({ type: "resource", buffered: true });
 
 function progress(phase, total, names = [], helpers = 0) {

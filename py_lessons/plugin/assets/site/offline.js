@@ -1,10 +1,12 @@
-// Registers the service worker (sw.js at the site root, see ship/frontend/service-worker.js) as
-// soon as a page opens. It keeps what the reader's visit fetches (the pages read, Python and the
-// packages run) and nothing more; the whole course only when the reader asks for it on the home
-// page (makeAvailableOffline), which the worker remembers for later builds.
-// What the page fetched before the worker controlled it (its first load) is handed to the worker
-// once it does; Python's worker is started only after that (cells/index.js waits for
-// pageControlled(), at most a few seconds), so its downloads are kept too.
+// Registers the service worker (sw.js at the site root, see ship/frontend/service-worker.js). It
+// keeps what the reader's visit fetches (the pages read, Python and the packages run) and nothing
+// more; the whole course only when the reader asks for it on the home page (makeAvailableOffline),
+// which the worker remembers for later builds.
+// A first visit installs it only once the page has settled (loaded, and Python's start-up done
+// where the page began one; holdFirstInstall): installing, and keeping files as they stream, costs
+// the CPU that Python's start-up needs (a second of a desktop's first output). What the page and
+// its Python fetched before the worker controlled it is then handed to the worker, which keeps it
+// from the browser's HTTP cache (keepWhatWasFetched, keepFetched).
 //
 // A new build: its worker copies what is kept and fetches what changed, then takes over every
 // open page at once (skipWaiting + clientsClaim in the worker), so the page learns of it when its
@@ -13,37 +15,59 @@
 import { strings } from "../lib/text.js";
 import { offline, siteRoot as root } from "../site.js";
 
-// Python waits at most this long for the first install, so a slow network never holds up a Run.
-const CONTROL_WAIT_MS = 4000;
+// A first install waits for what the page holds it for at most this long (a start-up that never
+// ends must not leave the course without its offline copy).
+const FIRST_INSTALL_HOLD_MS = 20000;
 // Instant navigation never loads a page, so a long visit would not look for a new build by itself.
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 // offline false: this site has no service worker (under `mkdocs serve`)
 const supported = offline && "serviceWorker" in navigator && root.protocol.startsWith("http") && globalThis.isSecureContext;
 let registering = null;
+let registered;
+// the registration, once made (a first visit's waits for the page to settle)
+const registration = new Promise((resolve) => { registered = resolve; });
 
 function register() {
   registering ??= navigator.serviceWorker.register(new URL("sw.js", root), { scope: root.pathname }).catch(() => {
     return null; // no service worker (private mode, an old browser): the site still works online
   });
+  registered(registering);
   return registering;
 }
 
-/** Resolves once this page is served by the site's worker (so what it fetches from now on is
- * kept), or at once where there is none, or after CONTROL_WAIT_MS. */
-export function pageControlled() {
-  if (!supported || navigator.serviceWorker.controller) return Promise.resolve();
-  return new Promise((resolve) => {
-    navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
-    setTimeout(resolve, CONTROL_WAIT_MS);
-  });
+// What a first install waits for besides the page's load (holdFirstInstall), and the files fetched
+// outside the worker's control that it is to keep once it controls the page (keepFetched).
+const holds = [];
+const fetchedOutside = new Set();
+let firstInstallDone = false;
+
+/** A first visit's worker is installed only after `promise` settles (at most FIRST_INSTALL_HOLD_MS):
+ * call it before the page's load event (a module script's first run). */
+export function holdFirstInstall(promise) {
+  holds.push(Promise.race([promise, new Promise((resolve) => setTimeout(resolve, FIRST_INSTALL_HOLD_MS))]));
 }
+
+/** Site files fetched by someone the page's network list does not show (Python's worker): kept
+ * like the page's own files, once the worker controls the page. */
+export function keepFetched(urls) {
+  const fresh = urls.filter((url) => url.startsWith(root.href) && !fetchedOutside.has(url));
+  if (!supported || !fresh.length) return;
+  for (const url of fresh) fetchedOutside.add(url);
+  if (firstInstallDone) idle().then(() => keep(fresh));
+}
+
+// a moment when the page has nothing else to do (or 2 s at most)
+const idle = () => new Promise((resolve) => {
+  if (globalThis.requestIdleCallback) requestIdleCallback(resolve, { timeout: 2000 });
+  else setTimeout(resolve, 0);
+});
 
 /** Whether the reader asked the browser to save data (Chrome's Lite mode, a data-saver setting). */
 export const saveData = Boolean(navigator.connection?.saveData);
 
 async function ask(message, onProgress) {
-  const registration = supported ? await register() : null;
-  const worker = registration ? (await navigator.serviceWorker.ready).active : null;
+  const made = supported ? await registration : null;
+  const worker = made ? (await navigator.serviceWorker.ready).active : null;
   if (!worker) return null;
   return new Promise((resolve) => {
     const channel = new MessageChannel();
@@ -81,12 +105,24 @@ export async function stopKeepingAll() {
 /** Fired on document with offlineStatus() as its detail when what the device keeps has changed. */
 export const OFFLINE_CHANGED = "pathshala:offline-changed";
 
-/** What this page loaded before the worker served it: the page itself and every file it fetched. */
-async function keepWhatWasFetched() {
-  const urls = [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name)]
-    .filter((url) => url.startsWith(root.href));
+async function keep(urls) {
   const status = asStatus(await ask({ type: "keep", urls }));
   document.dispatchEvent(new CustomEvent(OFFLINE_CHANGED, { detail: status }));
+  return status;
+}
+
+let firstVisitWasKept;
+/** Resolves with offlineStatus() once a first visit's files are kept (never on a later visit,
+ * whose worker kept them as they came). */
+export const firstVisitKept = new Promise((resolve) => { firstVisitWasKept = resolve; });
+
+/** What this page and its Python loaded before the worker served it: the page itself and every
+ * file they fetched. */
+function keepWhatWasFetched() {
+  firstInstallDone = true;
+  const urls = [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name), ...fetchedOutside]
+    .filter((url) => url.startsWith(root.href));
+  return keep(urls).then(firstVisitWasKept);
 }
 
 function showUpdateNotice() {
@@ -124,7 +160,16 @@ function watchForUpdates() {
   addEventListener("online", lookForNewBuild);
 }
 
+async function registerOnceSettled() {
+  if (document.readyState !== "complete") await new Promise((resolve) => addEventListener("load", resolve, { once: true }));
+  await Promise.all(holds);
+  await idle();
+  register();
+}
+
 if (supported) {
   watchForUpdates();
-  register(); // at once: installing costs sw.js alone, and from then on what is read is kept
+  // a returning reader's worker: at once (it looks for a new build); a first visit's: once settled
+  if (navigator.serviceWorker.controller) register();
+  else registerOnceSettled();
 }

@@ -242,17 +242,20 @@ self.addEventListener("message", (event) => {
         if (type === "keep-all") port.postMessage({ type: "progress", bytes });
       }
     };
+    // a probe first: which copy of a file is kept (and what the rest costs) depends on how this host sends files
+    const keepForThisHost = async (wanted) => {
+      await keep(wanted.filter(([key]) => isProbe(key) && !isSnapshot(key)));
+      const asIs = Boolean(await cache.match(new URL(HOST_AS_IS, scope).href));
+      await keep(wanted.filter(([key]) => !notThisHosts(key, asIs)));
+    };
     if (type === "keep") {
-      await keep([...shell().map((key) => [key, key]), ...urls.filter(fileOf).map((url) => [fileOf(url), url])]);
+      await keepForThisHost([...shell().map((key) => [key, key]), ...urls.filter(fileOf).map((url) => [fileOf(url), url])]);
     }
     if (type === "keep-all" && off) await cache.delete(new URL(KEEP_ALL, scope).href);
     else if (type === "keep-all") {
       await cache.put(new URL(KEEP_ALL, scope).href, new Response("1"));
-      // a probe first: what the rest costs depends on how this host sends files
-      await keep([...files.keys()].filter(isProbe).filter((key) => !isSnapshot(key)).map((key) => [key, key]));
       const have = new Set((await cache.keys()).map((request) => request.url));
-      const asIs = have.has(new URL(HOST_AS_IS, scope).href);
-      await keep([...files.keys()].filter((key) => !have.has(key) && !notThisHosts(key, asIs)).map((key) => [key, key]));
+      await keepForThisHost([...files.keys()].filter((key) => !have.has(key)).map((key) => [key, key]));
     }
     const { count, bytes, total, totalBytes, keepAll } = await keptCount(cache);
     port.postMessage({ type: "status", kept: count, keptBytes: bytes, total, totalBytes, keepAll, failed });
