@@ -10,12 +10,14 @@
 
 // Standard-library modules imported before the snapshot is taken, so that no start imports them
 // again (about half a second): what Pyodide's package loader imports to install the first wheel
-// (importlib.metadata, email, tarfile, csv, datetime) and what py_lessons.runtime uses. Pure Python
+// (importlib.metadata, email, tarfile, csv, datetime, and the codec of zip members' names) and what
+// py_lessons.runtime uses. Pure Python
 // or built into Pyodide's core: nothing here lives outside the snapshot.
 export const PRELOAD = `
 import importlib
 for name in ("importlib.metadata", "importlib.util", "email.message", "email.utils", "tarfile",
-             "csv", "datetime", "calendar", "base64", "json", "ast", "traceback", "contextlib"):
+             "csv", "datetime", "calendar", "base64", "json", "ast", "traceback", "contextlib",
+             "encodings.cp437"):
     try:
         importlib.import_module(name)
     except ImportError:

@@ -13,9 +13,28 @@ export async function readManifest(files) {
   return JSON.parse(await files.readText(MANIFEST));
 }
 
+// Pyodide ends every loadPackage with importlib.invalidate_caches(), and Python 3.12's zip importer
+// then reads its whole archive's directory again: once per package directory of the standard
+// library it has imported from (a dozen), 100-150 ms of every package load. The standard
+// library's zip never changes in a session, so its importers keep the directory they have;
+// any other zip (a reader's own) is read again as before.
+const STDLIB_READ_ONCE = `
+import sys, zipimport
+def _read_once():
+    stdlib = {path for path in sys.path if path.endswith(".zip")}
+    read_again = zipimport.zipimporter.invalidate_caches
+    def invalidate_caches(self):
+        if self.archive not in stdlib:
+            read_again(self)
+    zipimport.zipimporter.invalidate_caches = invalidate_caches
+_read_once()
+del _read_once
+`;
+
 /** After `pyodide` started: install the runtime wheel (and the course's own modules), configure
  * py_lessons.runtime. Returns its `session` module (py_lessons.runtime.session). */
 export async function startRuntime(pyodide, manifest) {
+  pyodide.runPython(STDLIB_READ_ONCE);
   await pyodide.loadPackage(manifest.runtime_packages, { messageCallback: () => {} });
   const session = pyodide.pyimport("py_lessons.runtime.session");
   session.configure();
