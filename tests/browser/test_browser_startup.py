@@ -152,3 +152,39 @@ def test_the_page_imports_numpy_and_the_runtime_from_bytecode(context):
     assert run_cell(page, "demo-numpy") == "error"
     traceback = output_snapshot(page, "demo-numpy")[-1][1]
     assert 'File "<cell>", line 1' in traceback and "execute.py" not in traceback
+
+
+# [start of the NumPy wheel's download, the snapshot restored] in the worker's clock, and every
+# wheel the worker fetched
+EARLY_WHEELS = """() => {
+    const wheels = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.whl'));
+    const restored = performance.getEntriesByName('pathshala:snapshot-restored')[0]?.startTime ?? null;
+    return [wheels.find((e) => e.name.includes('/numpy-'))?.startTime ?? null, restored, wheels.map((e) => e.name)];
+}"""
+
+
+def test_the_wheels_a_page_imports_download_while_python_starts(context):
+    requested = []
+    context.on("request", lambda request: requested.append(request.url))
+    page, workers = open_demo(context)
+    assert run_cell(page, "demo-numpy") == "done"
+    numpy_began, restored, wheels = workers[0].evaluate(EARLY_WHEELS)
+    # asked for before the snapshot was restored, not once Python asked for it after
+    assert numpy_began is not None and restored is not None and numpy_began < restored
+    # once, from the stored twins (this host compresses), and not matplotlib, which the page's plot
+    # cell imports but which loads only when the reader reaches for it
+    numpy_wheels = [url for url in requested if "/numpy-" in url]
+    assert len(numpy_wheels) == 1 and "/pyodide/stored/numpy-" in numpy_wheels[0]
+    assert not any("matplotlib" in url for url in requested)
+
+
+def test_an_early_wheel_that_is_not_the_builds_is_refused(context, built_site):
+    # a valid wheel, but not the file the lock names: NumPy as built where its stored twin belongs
+    manifest = json.loads((built_site / "pyodide" / "pathshala-manifest.json").read_text())
+    other = (built_site / "pyodide" / manifest["packages"]["numpy"]["file"]).read_bytes()
+    context.route("**/pyodide/stored/numpy-*.whl", lambda route: route.fulfill(
+        status=200, body=other, content_type="application/octet-stream"))
+    page, _ = open_demo(context)
+    # Pyodide refuses it as it would any download that fails its lock's integrity: no NumPy
+    assert run_cell(page, "demo-numpy") == "error"
+    assert "No module named 'numpy'" in output_snapshot(page, "demo-numpy")[-1][1]

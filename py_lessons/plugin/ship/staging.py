@@ -347,7 +347,10 @@ def _course_layer(target: Path, base: Path, record: dict, ours: list[Path], runt
         "runtime_packages": [DIST_NAME, *([CONTENT_DIST_NAME] if has_content else [])],
         "packages": {
             name: {"file": spec.file_name, "bytes": sizes[spec.file_name], "depends": spec.depends,
-                   "imports": spec.imports}
+                   "imports": spec.imports,
+                   # its stored twin, which the stored lock names (the worker fetches it early)
+                   **({"stored_file": trimmed.packages[name].file_name}
+                      if trimmed.packages[name].file_name != spec.file_name else {})}
             for name, spec in sorted(original.packages.items())
         },
         # for a host that compresses what it sends (assets/python/worker.js)

@@ -20,6 +20,61 @@ const staged = {
   readBytes: async (name) => new Uint8Array(await (await fetch(new URL(name, base))).arrayBuffer()),
 };
 
+// The wheels the page's code imports, fetched while Python starts instead of after: Pyodide asks for
+// them only once it runs, so a phone's link would idle while the snapshot is restored, and a
+// desktop would wait for the download after the restore. Pyodide's own fetch of such a file gets
+// the early response, checked against the integrity it asks for. The import lines are read here
+// by a pattern (Python's find_imports decides what loads; a wrong guess costs only the download).
+const nativeFetch = globalThis.fetch.bind(globalThis);
+const early = new Map(); // URL -> the response promise of a file fetched before Python asked for it
+
+function fetchEarly(url) {
+  if (!early.has(url)) early.set(url, nativeFetch(url).catch(() => null));
+}
+
+async function sri(bytes) {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return `sha256-${btoa(String.fromCharCode(...hash))}`;
+}
+
+globalThis.fetch = async (input, init) => {
+  const url = typeof input === "string" || input instanceof URL ? new URL(input, base).href : null;
+  if (!url || !early.has(url)) return nativeFetch(input, init);
+  const response = await early.get(url);
+  early.delete(url);
+  if (!response?.ok) return nativeFetch(input, init);
+  if (!init?.integrity) return response;
+  const body = await response.arrayBuffer();
+  if ((await sri(body)) !== init.integrity) return nativeFetch(input, init); // the browser's own check decides
+  const { status, statusText, headers } = response;
+  return new Response(body, { status, statusText, headers });
+};
+
+const IMPORT_LINE = /^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))/gm;
+
+/** The wheels of the runtime and of what `codes` import (with what those depend on), but `skip`. */
+function fetchWheelsEarly(codes, skip) {
+  const byImport = {};
+  for (const [name, info] of Object.entries(manifest.packages)) for (const imp of info.imports || []) byImport[imp] = name;
+  const wanted = new Set();
+  const visit = (name) => {
+    if (!manifest.packages[name] || wanted.has(name) || skip.includes(name)) return;
+    wanted.add(name);
+    for (const dep of manifest.packages[name].depends || []) visit(dep);
+  };
+  manifest.runtime_packages.forEach(visit);
+  for (const code of codes) {
+    for (const [, from, list] of code.matchAll(IMPORT_LINE)) {
+      for (const imp of from ? [from] : list.split(",").map((part) => part.trim().split(".")[0])) visit(byImport[imp]);
+    }
+  }
+  const twins = hostCompresses && manifest.stored; // as the lock Pyodide was given names them
+  for (const name of wanted) {
+    const { file, stored_file: twin } = manifest.packages[name];
+    fetchEarly(new URL(twins && twin ? twin : file, base).href);
+  }
+}
+
 let readyPromise = null;
 let pyodide, session, manifest;
 let fontsInstalled = false;
@@ -67,10 +122,11 @@ function closeOriginStorage() {
   for (const name of ORIGIN_STORAGE.navigator) remove(navigator, name);
 }
 
-async function start(codes) {
+async function start(codes, skip = []) {
   // the manifest and Pyodide's loader at the same time: neither needs the other
   const loader = import(new URL("pyodide.mjs", base).href);
   manifest = await readManifest(staged);
+  fetchWheelsEarly(codes, skip);
   const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.snapshot_bytes +
     manifest.runtime_packages.reduce((sum, name) => sum + manifest.packages[name].bytes, 0);
   progress("core", coreTotal);
@@ -288,7 +344,7 @@ let turn = Promise.resolve();
 
 async function handle(data) {
   try {
-    readyPromise ??= start(data.codes ?? [data.code, data.checks].filter(Boolean));
+    readyPromise ??= start(data.codes ?? [data.code, data.checks].filter(Boolean), data.skip);
     await readyPromise;
     connectKeyboard();
     if (sharedMemory) { pyodide.setInterruptBuffer(sharedMemory.interrupt); Atomics.store(sharedMemory.interrupt, 0, 0); }
