@@ -1,7 +1,8 @@
 """A cell under a thumb (360×740, touch): tapping the code swaps in the editor at the build's
 size (same font, same height, no scroll box of its own), the toolbar stays one row after an
 edit adds its buttons (the cell's other actions, step through first, wait in a menu behind
-"more"; on a laptop they are in the row), and no copy button covers code."""
+"more"; on a laptop they are in the row), and no copy button covers code. A thumb that only
+presses Run never makes the page wait for the editor."""
 
 from __future__ import annotations
 
@@ -61,6 +62,25 @@ def test_the_editor_takes_the_codes_place_at_its_size_and_the_toolbar_stays_one_
     menu.locator('[data-action="show-original"]').tap()
     menu.wait_for(state="hidden")
     assert cell(page, cell_id).locator("[data-original]").is_visible()
+    context.close()
+
+
+def test_run_alone_never_fetches_the_editor_and_a_tap_on_the_code_does(browser, site_url):
+    context = browser.new_context(**PHONE)
+    editor_requests = []
+    # the page's own requests (the service worker keeps the editor later, with the course's scripts)
+    context.on("request", lambda request: editor_requests.append(request.url)
+               if request.url.endswith("/editor.js") and request.service_worker is None else None)
+    page = context.new_page()
+    page.goto(site_url + LESSON)
+    wait_enhanced(page)
+    cell_id = page.locator(".pycell[data-cell-id]").first.get_attribute("data-cell-id")
+    cell(page, cell_id).locator('[data-action="run"]').tap()
+    page.wait_for_selector(f'.pycell[data-cell-id="{cell_id}"][data-state="done"]', timeout=120_000)
+    assert editor_requests == [] and cell(page, cell_id).locator(".cm-editor").count() == 0
+    cell(page, cell_id).locator("[data-editor] pre").tap()
+    page.wait_for_selector(f'.pycell[data-cell-id="{cell_id}"][data-editor-state="ready"]')
+    assert len(editor_requests) == 1
     context.close()
 
 

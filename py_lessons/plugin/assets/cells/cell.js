@@ -2,7 +2,7 @@
 // Share, with output from the shared Python worker. The HTML comes from the build
 // (py_lessons/plugin/render/cell_html.py) with the build-time output already in [data-output];
 // this module only adds behaviour, so a page without JS still reads fine. The editor (CodeMirror,
-// the biggest script of a page) is fetched only when the reader reaches for a cell: until then the
+// the biggest script of a page) is fetched only when the reader reaches for a cell's code: until then the
 // build's <pre> shows the code and Run works from its text.
 import { sharedPythonWorker } from "../python/python-worker.js";
 import { TO_PYTHON } from "../python/protocol.js";
@@ -59,10 +59,15 @@ export class Cell {
       this.setStatus(strings["cell.state.restored"]);
     }
     this.showEdited();
-    // The reader is about to use this cell: bring the editor, and fetch what its imports need
-    // (matplotlib included).
-    const reach = () => { this.mountEditor(); sharedWorker().warm([this.code]); };
-    for (const type of ["focusin", "pointerenter", "touchstart"]) root.addEventListener(type, reach, { once: true, passive: true });
+    // The reader is about to use this cell: fetch what its imports need (matplotlib included); and
+    // the editor once they reach for the code itself (131 KB and its start-up, off the way to a
+    // first output: a reader who only presses Run never needs it; the offline copy keeps it later).
+    const warm = () => sharedWorker().warm([this.code]);
+    const edit = () => this.mountEditor();
+    for (const type of ["focusin", "pointerenter", "touchstart"]) {
+      root.addEventListener(type, warm, { once: true, passive: true });
+      this.host.addEventListener(type, edit, { once: true, passive: true });
+    }
     // a predict block asks about this cell: its blurred output shows when the reader asks or runs
     root.querySelector('[data-action="unveil"]')?.addEventListener("click", () => this.unveil());
     this.buttons.run.addEventListener("click", () => this.run());
