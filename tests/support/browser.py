@@ -172,7 +172,10 @@ def answer_input(page, cell_id, prompt, line, *, press_enter=True):
                            ".textContent.includes(echo)", arg=[cell_id, f"{prompt} {line}\n"])
 
 
-OFFLINE_MODULE = "document.querySelector('script[src$=\"assets/pathshala/site/offline.js\"]').src"
+# the URL the page loaded it from (a script's relative src would resolve against the page's URL of
+# now, another one after instant navigation; a page's first resources stay in its timeline)
+OFFLINE_MODULE = ("performance.getEntriesByType('resource').map((e) => e.name)"
+                  ".find((url) => url.endsWith('/assets/pathshala/site/offline.js'))")
 
 
 def offline_api(page, call: str):

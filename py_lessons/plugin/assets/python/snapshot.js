@@ -80,12 +80,16 @@ del _reread
 `;
 
 /** loadPyodide(options), restored from the snapshot at `url` (null: the build shipped none);
- * options.stdLibURL: the standard library's stored twin (else Pyodide's own zip). */
-export async function startPython(loadPyodide, options, url) {
-  if (!url || !("DecompressionStream" in globalThis)) return loadPyodide(options);
+ * options.stdLibURL: the standard library's stored twin (else Pyodide's own zip). `arrived()` is
+ * called once the snapshot's download has ended (at once where there is none). */
+export async function startPython(loadPyodide, options, url, arrived = () => {}) {
+  if (!url || !("DecompressionStream" in globalThis)) {
+    arrived();
+    return loadPyodide(options);
+  }
   // fetched while pyodide.asm.js and the WebAssembly load, not before them
   const snapshot = read(url).then((bytes) => bytes ?? Promise.reject(new Error("no usable snapshot")));
-  snapshot.catch(() => {}); // Pyodide also holds this promise: its refusal is handled below, not reported
+  snapshot.catch(() => {}).finally(arrived); // Pyodide also holds this promise: its refusal is handled below, not reported
   try {
     const py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
     if (options.stdLibURL) py.runPython(REREAD_STDLIB);

@@ -21,15 +21,24 @@ const staged = {
 };
 
 // The wheels the page's code imports, fetched while Python starts instead of after: Pyodide asks for
-// them only once it runs, so a phone's link would idle while the snapshot is restored, and a
-// desktop would wait for the download after the restore. Pyodide's own fetch of such a file gets
-// the early response, checked against the integrity it asks for. The import lines are read here
-// by a pattern (Python's find_imports decides what loads; a wrong guess costs only the download).
+// them only once it runs, so a desktop waited for NumPy's download after the restore. They are
+// asked for once the snapshot has arrived (the runtime's small wheels at once): on a phone's link
+// they would otherwise share the bandwidth with what the restore needs, and it would start later.
+// Pyodide's own fetch of such a file gets the early response, checked against the integrity it
+// asks for. The import lines are read here by a pattern (Python's find_imports decides what loads;
+// a wrong guess costs only the download).
 const nativeFetch = globalThis.fetch.bind(globalThis);
-const early = new Map(); // URL -> the response promise of a file fetched before Python asked for it
+// URL -> the promise of a file fetched before Python asked for it, read whole at once (a response
+// nobody reads stops downloading when the browser's buffer is full): {status, statusText, headers, body}
+const early = new Map();
 
 function fetchEarly(url) {
-  if (!early.has(url)) early.set(url, nativeFetch(url).catch(() => null));
+  if (early.has(url)) return;
+  early.set(url, nativeFetch(url).then(async (response) => {
+    if (!response.ok) return null;
+    const { status, statusText, headers } = response;
+    return { status, statusText, headers, body: await response.arrayBuffer() };
+  }).catch(() => null));
 }
 
 async function sri(bytes) {
@@ -40,36 +49,38 @@ async function sri(bytes) {
 globalThis.fetch = async (input, init) => {
   const url = typeof input === "string" || input instanceof URL ? new URL(input, base).href : null;
   if (!url || !early.has(url)) return nativeFetch(input, init);
-  const response = await early.get(url);
+  const got = await early.get(url);
   early.delete(url);
-  if (!response?.ok) return nativeFetch(input, init);
-  if (!init?.integrity) return response;
-  const body = await response.arrayBuffer();
-  if ((await sri(body)) !== init.integrity) return nativeFetch(input, init); // the browser's own check decides
-  const { status, statusText, headers } = response;
+  // a failed early download, or one that is not the file Pyodide's lock names: the browser's own
+  // fetch (and its integrity check) decides
+  if (!got || (init?.integrity && (await sri(got.body)) !== init.integrity)) return nativeFetch(input, init);
+  const { status, statusText, headers, body } = got;
   return new Response(body, { status, statusText, headers });
 };
 
 const IMPORT_LINE = /^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))/gm;
 
-/** The wheels of the runtime and of what `codes` import (with what those depend on), but `skip`. */
-function fetchWheelsEarly(codes, skip) {
+/** The packages `codes` import (with what those depend on), but `skip` and the runtime's. */
+function importedPackages(codes, skip) {
   const byImport = {};
   for (const [name, info] of Object.entries(manifest.packages)) for (const imp of info.imports || []) byImport[imp] = name;
   const wanted = new Set();
   const visit = (name) => {
-    if (!manifest.packages[name] || wanted.has(name) || skip.includes(name)) return;
+    if (!manifest.packages[name] || wanted.has(name) || skip.includes(name) || manifest.runtime_packages.includes(name)) return;
     wanted.add(name);
     for (const dep of manifest.packages[name].depends || []) visit(dep);
   };
-  manifest.runtime_packages.forEach(visit);
   for (const code of codes) {
     for (const [, from, list] of code.matchAll(IMPORT_LINE)) {
       for (const imp of from ? [from] : list.split(",").map((part) => part.trim().split(".")[0])) visit(byImport[imp]);
     }
   }
+  return [...wanted];
+}
+
+function fetchWheelsEarly(names) {
   const twins = hostCompresses && manifest.stored; // as the lock Pyodide was given names them
-  for (const name of wanted) {
+  for (const name of names) {
     const { file, stored_file: twin } = manifest.packages[name];
     fetchEarly(new URL(twins && twin ? twin : file, base).href);
   }
@@ -126,7 +137,7 @@ async function start(codes, skip = []) {
   // the manifest and Pyodide's loader at the same time: neither needs the other
   const loader = import(new URL("pyodide.mjs", base).href);
   manifest = await readManifest(staged);
-  fetchWheelsEarly(codes, skip);
+  fetchWheelsEarly(manifest.runtime_packages);
   const coreTotal = Object.values(manifest.core_bytes).reduce((a, b) => a + b, 0) + manifest.snapshot_bytes +
     manifest.runtime_packages.reduce((sum, name) => sum + manifest.packages[name].bytes, 0);
   progress("core", coreTotal);
@@ -141,7 +152,7 @@ async function start(codes, skip = []) {
     }
     suspends = mustSuspend(codes);
     const snapshot = manifest.snapshot && !suspends ? new URL(manifest.snapshot, base).href : null;
-    const py = await startPython(loadPyodide, options, snapshot);
+    const py = await startPython(loadPyodide, options, snapshot, () => fetchWheelsEarly(importedPackages(codes, skip)));
     performance.mark("pathshala:pyodide-ready");
     session = await startRuntime(py, manifest);
     closeOriginStorage();
