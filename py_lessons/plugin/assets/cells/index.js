@@ -6,8 +6,13 @@ import { strings, format } from "../lib/text.js";
 import { cellOf, enhanceCell, sharedWorker } from "./cell.js";
 import { PageControls } from "./page-controls.js";
 import { followTrail } from "./run-log.js";
-import { holdFirstInstall, saveData } from "../site/offline.js";
+import { holdFirstInstall, keepFetched, saveData } from "../site/offline.js";
+import { PYTHON_FETCHED } from "../python/python-worker.js";
 import { ShareError, readShareFragment, sharedCode } from "./share.js";
+
+// What Python fetched (before the service worker controlled the page, on a first visit) is kept
+// offline like the page's own files; every page loads this module, explorables' pages included.
+document.addEventListener(PYTHON_FETCHED, ({ detail }) => keepFetched(detail));
 
 // Big packages are fetched only when the reader reaches a cell that needs them.
 const LOAD_ON_INTERACTION = ["matplotlib"];

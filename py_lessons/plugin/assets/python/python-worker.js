@@ -7,7 +7,6 @@
 // Messages: see protocol.js.
 import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
 import { offline } from "../site.js";
-import { keepFetched } from "../site/offline.js";
 
 // How long Python may take to take the interrupt after Stop before its worker is replaced (and every
 // variable lost). CPython reads the buffer back to 0 when it takes the signal, so the page sees it
@@ -17,6 +16,10 @@ const STOP_GRACE_MS = 3000;
 // busy page: on a loaded 2-core machine that outlasted a single fixed grace): it gets this long more.
 const STOP_FINISH_MS = 10000;
 const STOP_POLL_MS = 100;
+
+/** Fired on document with the site files Python's worker fetched (URLs) as its detail, so that
+ * the page can have them kept offline (cells/index.js hands them to site/offline.js). */
+export const PYTHON_FETCHED = "pathshala:python-fetched";
 
 export class PythonWorker {
   constructor({ onProgress } = {}) {
@@ -125,7 +128,8 @@ export class PythonWorker {
       return;
     }
     if (data.type === FROM_PYTHON.FETCHED) { // only site files are kept, and only as built (service-worker.js)
-      if (Array.isArray(data.urls)) keepFetched(data.urls.filter((url) => typeof url === "string"));
+      const urls = Array.isArray(data.urls) ? data.urls.filter((url) => typeof url === "string") : [];
+      document.dispatchEvent(new CustomEvent(PYTHON_FETCHED, { detail: urls }));
       return;
     }
     if (data.type === FROM_PYTHON.WARMED) {

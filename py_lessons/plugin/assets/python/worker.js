@@ -79,6 +79,9 @@ function importedPackages(codes, skip) {
 }
 
 function fetchWheelsEarly(names) {
+  // an early file must be checked here before Pyodide takes it: without WebCrypto (an insecure
+  // origin such as a classroom's LAN address over plain http) Pyodide fetches its wheels itself
+  if (!globalThis.crypto?.subtle) return;
   const twins = hostCompresses && manifest.stored; // as the lock Pyodide was given names them
   for (const name of names) {
     const { file, stored_file: twin } = manifest.packages[name];
