@@ -173,7 +173,7 @@ def _base_key(source: PyodideSource, packages: list[str], fonts: dict[str, Path]
     digest.update(json.dumps(sorted(packages)).encode())
     if compiled:
         digest.update(Path(bytecode.__file__).read_bytes() + COMPILE_WHEELS.read_bytes())
-    digest.update(Path(__file__).read_bytes())  # a change to how we stage re-stages
+    digest.update(Path(__file__).read_bytes() + Path(stored_twins.__file__).read_bytes())  # a change to how we stage re-stages
     digest.update(FONTS_MODULE.read_bytes() + MAKE_FONT_CACHE.read_bytes())
     for name, path in sorted(fonts.items()):
         digest.update(name.encode() + sha256_of(path.read_bytes()).encode())
