@@ -8,7 +8,7 @@ A site generator's adapter (mkdocs_adapter.py) calls, in build order:
     markdown = engine.prepare_page(markdown, src, url, meta)   read once, run cells, check, render
     html = engine.render_fence(kind, body, options)            what the page's fences become
     html = engine.finish_page(html, toc)                       glossary tooltips, formulas
-    html = engine.head_tags(page_url, page_urls)               what every page's <head> gets
+    html = engine.head_tags(page_url, page_urls, page_html)    what every page's <head> gets
     engine.write_site(site_dir, use_directory_urls)            assets, Pyodide, service worker
     engine.close()
 
@@ -112,6 +112,7 @@ class LessonEngine:
                                  precompressed=not serving,
                                  component_scripts={**self.components.scripts(), **glossary.SCRIPTS})
         self.page: PageModel | None = None
+        self.cell_codes: dict[str, list[str]] = {}  # page url -> its cells' code (head_tags: MkDocs asks after all pages)
         self.lesson_files: dict[str, LessonFiles] = {}  # page url -> its notebook and .py
         self.figures: dict[str, str] = {}  # file name -> SVG: the build's figures, out of the pages
         self.prepared = PreparedPages()
@@ -155,6 +156,7 @@ class LessonEngine:
         kept = self.prepared.get(key, self.course.lessons) if self.serving else None
         if kept is not None:
             self.page = kept.page
+            self.cell_codes[url] = [cell.code for cell in kept.page.cells]
             self._keep_built(kept.page)
             if kept.files is not None:
                 self.lesson_files[url] = kept.files
@@ -174,6 +176,7 @@ class LessonEngine:
             raise LessonError(f"{src}: {exc}") from exc
         page = self.page = read_page(markdown, src, url, page_session=(meta or {}).get("cell_session"),
                                      component_kinds=self.components.kinds, run_kinds=RUN_KINDS)
+        self.cell_codes[url] = [cell.code for cell in page.cells]
         page.results = self.python.run_cells(page, self._value_requests(page, markdown)) if page.cells else {}
         markdown = self._quote_cells(page, markdown)
         page.quoted(markdown)
@@ -258,8 +261,11 @@ class LessonEngine:
         html, _ = self._mark_terms(html, page_file, re.sub(r"[^a-z0-9-]+", "-", key.lower()).strip("-"), use_directory_urls)
         return self.math.render_page(html)
 
-    def head_tags(self, page_url: str, page_urls: list[str]) -> str:
-        return self.writer.head_tags(page_url, page_urls)
+    def head_tags(self, page_url: str, page_urls: list[str], page_html: str = "") -> str:
+        """``page_html``: the page as built; one with cells (render/cell_html.py's attribute) starts
+        Python from its <head>, told whether a cell of the page calls input()."""
+        codes = self.cell_codes.get(page_url, []) if 'data-cell-id="' in page_html else None
+        return self.writer.head_tags(page_url, page_urls, codes)
 
     # -- quoting cells and checking prose -----------------------------------------------------
     def _value_requests(self, page: PageModel, markdown: str) -> dict[str, list[str]]:

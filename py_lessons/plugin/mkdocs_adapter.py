@@ -134,7 +134,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(str(exc)) from exc
 
     def on_post_page(self, output, page, config):
-        tags = self.engine.head_tags(page.url, self.page_urls)
+        tags = self.engine.head_tags(page.url, self.page_urls, output)
         return re.sub(r"(<head[^>]*>)", lambda match: match.group(1) + tags, output, count=1)
 
     def on_serve(self, server, config, builder):

@@ -188,3 +188,30 @@ def test_an_early_wheel_that_is_not_the_builds_is_refused(context, built_site):
     # Pyodide refuses it as it would any download that fails its lock's integrity: no NumPy
     assert run_cell(page, "demo-numpy") == "error"
     assert "No module named 'numpy'" in output_snapshot(page, "demo-numpy")[-1][1]
+
+
+def test_a_page_with_cells_starts_python_from_its_head(context):
+    requested = []
+    context.on("request", lambda request: requested.append(request.url))
+    page, workers = open_demo(context)
+    assert run_cell(page, "demo-numpy") == "done"
+    # the worker was asked for while the page's head was read, before the page's modules reached
+    # the code that used to start it (python-worker.js)
+    worker_at = next(i for i, url in enumerate(requested) if url.endswith("/python/worker.js"))
+    module_at = next(i for i, url in enumerate(requested) if url.endswith("/python/python-worker.js"))
+    assert worker_at < module_at
+    # that one worker ran the cell: the page took it on, with what it said before
+    assert len(workers) == 1 and workers[0].evaluate("self.name") == "python-early"
+    assert page.evaluate("self.pathshalaEarlyPython.taken") is True
+    assert not page.js_errors
+
+
+def test_a_page_without_cells_starts_no_python(context):
+    workers = []
+    page = context.new_page()
+    page.on("worker", lambda worker: workers.append(worker.url))
+    page.goto("/")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)
+    assert not any(url.endswith("/python/worker.js") for url in workers)
+    assert page.evaluate("self.pathshalaEarlyPython === undefined")

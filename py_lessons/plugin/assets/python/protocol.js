@@ -31,6 +31,11 @@ export const FROM_PYTHON = Object.freeze({
   FETCHED: "fetched",         // files of the site the worker has fetched ({urls}): the page has them kept offline
 });
 
+/** The names of a worker that a page's <head> started (ship/writer.py early_python, the same
+ * strings): it starts Python at once, before any message, the way input() needs where a cell of
+ * the page calls it (READS_INPUT). A worker started by python-worker.js has no name. */
+export const EARLY_START = Object.freeze({ START: "python-early", READS_INPUT: "python-early reads-input" });
+
 /** Whether `type` is one of `messages` (TO_PYTHON or FROM_PYTHON). */
 export const isMessage = (messages, type) => Object.values(messages).includes(type);
 

@@ -21,6 +21,15 @@ const STOP_POLL_MS = 100;
  * the page can have them kept offline (cells/index.js hands them to site/offline.js). */
 export const PYTHON_FETCHED = "pathshala:python-fetched";
 
+/** The worker a page with cells started from its <head> (ship/writer.py early_python), with the
+ * events it sent before anyone listened; taken once (a replaced worker is a new one). */
+function takeEarlyWorker() {
+  const early = globalThis.pathshalaEarlyPython;
+  if (!early || early.taken) return null;
+  early.taken = true;
+  return early;
+}
+
 export class PythonWorker {
   constructor({ onProgress } = {}) {
     this.onProgress = onProgress;
@@ -34,7 +43,8 @@ export class PythonWorker {
   }
 
   spawn() {
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const early = takeEarlyWorker();
+    const worker = early?.worker ?? new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.worker = worker;
     this.warming.clear(); // a replaced worker's loading ends with it
     this.skipped.clear();
@@ -55,6 +65,8 @@ export class PythonWorker {
       const later = offline && globalThis.isSecureContext && "serviceWorker" in navigator;
       this.worker.postMessage({ type: TO_PYTHON.KEYBOARD, unavailable: later ? "reload" : "impossible" });
     }
+    // what the early worker said before the page took it on (its fetched files among it)
+    for (const event of early?.queued ?? []) (event.type === "error" ? worker.onerror : worker.onmessage)(event);
   }
 
   /** Answer the running job's input(): `line` as typed (through shared memory, cut to its size;

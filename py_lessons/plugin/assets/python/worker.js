@@ -1,7 +1,7 @@
 // Web Worker that owns Pyodide, so a long-running cell never freezes the page. Messages: see
 // protocol.js. Start-up: start.js (shared with the build-time runner, so a reader's Run and the
 // page's build output come from the same code on the same files).
-import { FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
+import { EARLY_START, FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
 import { MANIFEST, installFonts, readManifest, startRuntime } from "./start.js";
 import { compressed, startPython } from "./snapshot.js";
 import { pyodidePath, siteRoot } from "../site.js";
@@ -91,6 +91,11 @@ function fetchWheelsEarly(names) {
 
 let readyPromise = null;
 let pyodide, session, manifest;
+// Started from the page's <head> (protocol.js EARLY_START): Python starts at once, before the page's
+// first message brings the cells' code (the wheels they import are fetched once it has).
+const earlyStart = Object.values(EARLY_START).includes(self.name) ? self.name : null;
+let codesArrived;
+const firstCodes = new Promise((resolve) => { codesArrived = resolve; }); // {codes, skip} of the first message
 let fontsInstalled = false;
 
 // Bytes of finished downloads under base, from Resource Timing: honest progress without
@@ -136,7 +141,8 @@ function closeOriginStorage() {
   for (const name of ORIGIN_STORAGE.navigator) remove(navigator, name);
 }
 
-async function start(codes, skip = []) {
+/** `codes`: the page's cells' code, or null in a worker started early (not known yet). */
+async function start(codes) {
   // the manifest and Pyodide's loader at the same time: neither needs the other
   const loader = import(new URL("pyodide.mjs", base).href);
   manifest = await readManifest(staged);
@@ -155,7 +161,8 @@ async function start(codes, skip = []) {
     }
     suspends = mustSuspend(codes);
     const snapshot = manifest.snapshot && !suspends ? new URL(manifest.snapshot, base).href : null;
-    const py = await startPython(loadPyodide, options, snapshot, () => fetchWheelsEarly(importedPackages(codes, skip)));
+    const py = await startPython(loadPyodide, options, snapshot,
+      () => firstCodes.then(({ codes: first, skip }) => fetchWheelsEarly(importedPackages(first, skip))));
     performance.mark("pathshala:pyodide-ready");
     session = await startRuntime(py, manifest);
     closeOriginStorage();
@@ -251,8 +258,12 @@ const canSuspend = "Suspending" in WebAssembly || "Suspender" in WebAssembly; //
 // shipped no snapshot). Elsewhere the
 // snapshot's fast start wins, and an input() typed into a cell later says that Restart makes it
 // wait (a fresh worker starts from the page's code as it is then).
+// A worker started early decides before the page's messages: the page is isolated when this worker
+// is, and the build said whether a cell of the page calls input() (ship/writer.py: the same pattern).
 const usesInput = (code) => /\binput\s*\(/.test(code);
-const mustSuspend = (codes) => !sharedMemory && canSuspend && (!manifest.snapshot || codes.some(usesInput));
+const isolated = () => sharedMemory !== null || (earlyStart !== null && self.crossOriginIsolated);
+const readsInput = (codes) => (codes ? codes.some(usesInput) : earlyStart === EARLY_START.READS_INPUT);
+const mustSuspend = (codes) => !isolated() && canSuspend && (!manifest.snapshot || readsInput(codes));
 
 function stoppedWaiting(began) {
   jobStopped = true;
@@ -358,7 +369,9 @@ let turn = Promise.resolve();
 
 async function handle(data) {
   try {
-    readyPromise ??= start(data.codes ?? [data.code, data.checks].filter(Boolean), data.skip);
+    const codes = data.codes ?? [data.code, data.checks].filter(Boolean);
+    codesArrived({ codes, skip: data.skip ?? [] }); // the first message's (later calls change nothing)
+    readyPromise ??= start(codes);
     await readyPromise;
     connectKeyboard();
     if (sharedMemory) { pyodide.setInterruptBuffer(sharedMemory.interrupt); Atomics.store(sharedMemory.interrupt, 0, 0); }
@@ -373,4 +386,9 @@ async function handle(data) {
   } catch (error) {
     postMessage({ type: FROM_PYTHON.FATAL, id: data.id, reason: String(error && error.message || error) });
   }
+}
+
+if (earlyStart) {
+  readyPromise = start(null);
+  readyPromise.catch(() => {}); // the page's first message hears of a failed start (handle)
 }
