@@ -22,14 +22,16 @@ A parameter's values are the grid ``minimum + n * step`` up to ``maximum``: what
 from __future__ import annotations
 
 import inspect
+import itertools
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable
 
 from . import content
 from .catalogue import t
-from .figures import figure_to_svg
+from .figures import figure_to_svg, tight_frame
 from .numbers import format_number
 
 __all__ = ["Param", "ExplorableDef", "EXPLORABLES", "ExplorableError", "explorable", "describe", "describe_param",
@@ -76,8 +78,9 @@ def explorable(name: str, *, title: str, params: list[Param]):
         names = [param.name for param in params]
         if len(set(names)) != len(names):
             raise RuntimeError(f"explorable {name!r} has duplicate parameter names")
-        if "name" in names:  # render(name, **values) takes the explorable's name under it
-            raise RuntimeError(f"explorable {name!r}: a parameter may not be called 'name'")
+        for taken in ("name", "frame"):  # render(name, frame, **values) takes these itself
+            if taken in names:
+                raise RuntimeError(f"explorable {name!r}: a parameter may not be called {taken!r}")
         EXPLORABLES[name] = ExplorableDef(name, title, tuple(params), func)
         return func
 
@@ -234,32 +237,73 @@ def salt_of(name: str) -> str:
     return f"explorable-{name}"
 
 
-def render(name: str, **values) -> dict:
-    """Validate the values, call the function and return ``{"svg", "values"}``; the figures it
-    opened are closed. A function that raises or draws nothing raises ExplorableError."""
+def render(name: str, frame: list[float] | None = None, **values) -> dict:
+    """Validate the values, call the function and return ``{"svg", "values", "frame"}``; the
+    figures it opened are closed. A function that raises or draws nothing raises ExplorableError.
+
+    ``frame`` ((x0, y0, x1, y1), inches): the part of the figure shown, the same at every position
+    of the sliders, so the picture keeps its size while they move and is drawn once (a tight cut
+    lays every label out twice). The build finds it (:func:`_frame`) and the page sends it back."""
     checked = validate(name, values)
     func = EXPLORABLES[name].func
     import matplotlib
-    import matplotlib.pyplot as plt
 
-    before = set(plt.get_fignums())
     # the settings matplotlib started with, whatever a reader's cell changed since: the same
     # values give the same figure at build and in every page
     with matplotlib.rc_context():
         matplotlib.rc_file_defaults()
-        try:
-            return _draw(name, func, checked, before)
-        finally:
-            for number in plt.get_fignums():
-                if number not in before:
-                    plt.close(number)
+        frame = _checked_frame(frame) if frame is not None else _frame(name, func)
+        with _new_figures_closed():
+            fig = _figure(name, func, checked)
+            return {"svg": figure_to_svg(fig, salt_of(name), frame), "values": checked, "frame": list(frame)}
 
 
-def _draw(name: str, func: Callable, checked: dict, before: set) -> dict:
-    """The function's figure (returned, or the last one it opened) as SVG."""
+def _checked_frame(frame) -> tuple[float, float, float, float]:
+    if (not isinstance(frame, (list, tuple)) or len(frame) != 4
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in frame)
+            or not (frame[0] < frame[2] and frame[1] < frame[3])):
+        raise ValueError(f"an explorable's frame is (x0, y0, x1, y1) in inches, not {frame!r}")
+    return tuple(float(v) for v in frame)
+
+
+def _frame(name: str, func: Callable) -> tuple[float, float, float, float]:
+    """The union of the tight cuts of the figure at the registered defaults and at every corner of
+    the sliders' ranges, where titles and labels are longest in practice; a position whose labels
+    reach outside it anyway is drawn tight (figures.figure_to_svg). A corner the function cannot
+    draw is left out: it fails when a reader reaches it, with its own message."""
+    params = _lookup(name).params
+    corners = itertools.product(*((param.minimum, param.maximum) for param in params))
+    positions = [{}] + [dict(zip((param.name for param in params), corner)) for corner in corners]
+    boxes = []
+    for position in positions:
+        with _new_figures_closed():
+            try:
+                boxes.append(tight_frame(_figure(name, func, validate(name, position))))
+            except ExplorableError:
+                if not position:
+                    raise  # the defaults: the build's own figure, which must draw
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+@contextmanager
+def _new_figures_closed():
+    import matplotlib.pyplot as plt
+
+    before = set(plt.get_fignums())
+    try:
+        yield
+    finally:
+        for number in plt.get_fignums():
+            if number not in before:
+                plt.close(number)
+
+
+def _figure(name: str, func: Callable, checked: dict):
+    """The function's figure: the one it returned, or the last one it opened."""
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
 
+    before = set(plt.get_fignums())
     try:
         drawn = func(**checked)
     except Exception as exc:  # noqa: BLE001 - the author's function: reported, in Bangla
@@ -268,4 +312,4 @@ def _draw(name: str, func: Callable, checked: dict, before: set) -> dict:
     fig = drawn if isinstance(drawn, Figure) else plt.figure(opened[-1]) if opened else None
     if fig is None or len(fig.get_children()) <= 1:  # only the background patch
         raise ExplorableError(t("explorable.no_figure", name=name))
-    return {"svg": figure_to_svg(fig, salt_of(name)), "values": checked}
+    return fig

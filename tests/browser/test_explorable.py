@@ -107,6 +107,24 @@ def test_a_slider_moved_with_the_keyboard_redraws_the_figure_as_the_build_would(
     assert request_log.off_origin == []
 
 
+def _width_pt(svg: str) -> float:
+    return float(re.search(r'<svg [^>]*width="([0-9.]+)pt"', svg).group(1))
+
+
+def test_the_page_draws_every_position_into_the_frame_the_build_gave_it(page, site_url):
+    """The build's frame travels with the page (data-frame) and every redraw is cut to it: the
+    picture keeps its size while the slider moves, and Python lays the labels out once."""
+    root = open_explorable(page, site_url + GUIDE, "guide-lr")
+    frame = json.loads(root.get_attribute("data-frame"))
+    assert _width_pt(figure_markup(root)) == pytest.approx((frame[2] - frame[0]) * 72, abs=0.01)
+    wider = [frame[0], frame[1], frame[2] + 1, frame[3]]  # one inch more on the right: the page's, not Python's own
+    root.evaluate("(el, frame) => { el.dataset.frame = JSON.stringify(frame); }", wider)
+    root.locator(LR).focus()
+    page.keyboard.press("ArrowRight")
+    wait_drawn(page, root, {"lr": 0.15, "steps": GUIDE_STEPS})
+    assert _width_pt(figure_markup(root)) == pytest.approx((wider[2] - wider[0]) * 72, abs=0.01)
+
+
 def test_a_burst_of_twenty_changes_draws_at_most_three_times_and_ends_on_the_last(page, site_url, runner):
     root = open_explorable(page, site_url + GUIDE, "guide-lr")
     root.locator(LR).focus()

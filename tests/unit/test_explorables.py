@@ -59,6 +59,8 @@ def test_a_name_or_a_parameter_registered_twice_is_refused(register):
         register("t_dup", [SLOPE, SLOPE], line)
     with pytest.raises(RuntimeError, match="may not be called 'name'"):
         register("t_name", [Param("name", "নাম", 0, 1, 1, 0)], lambda name: None)
+    with pytest.raises(RuntimeError, match="may not be called 'frame'"):
+        register("t_frame", [Param("frame", "ফ্রেম", 0, 1, 1, 0)], lambda frame: None)
 
 
 def test_describe_gives_each_parameter_with_its_grid_decimals(register):
@@ -158,6 +160,76 @@ def test_render_draws_the_same_svg_for_the_same_values_and_closes_its_figures(re
     assert render("t_line", a=0.1 + 0.2) == first  # snapped first, so byte-identical
     assert render("t_line", a=0.4)["svg"] != first["svg"]
     assert plt.get_fignums() == open_before
+
+
+def _size_pt(svg: str) -> tuple[float, float]:
+    width, height = re.search(r'<svg [^>]*width="([0-9.]+)pt" height="([0-9.]+)pt"', svg).groups()
+    return float(width), float(height)
+
+
+def titled(n):
+    """A title that runs past the figure's right edge by a length the parameter sets: n = 2 has
+    the longest, which no corner of the range (0, 4) shows."""
+    fig, ax = plt.subplots(figsize=(2, 1.5))
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("ক" * (30 if n == 2 else 4 + 2 * n), loc="left")
+    return fig
+
+
+def _tight_size(n):
+    """What matplotlib's own tight cut of that figure measures (the reference), its ticks in
+    Bangla digits as every shown figure's are."""
+    import io
+    from py_lessons.runtime.figures import bangla_ticks
+
+    fig = titled(n)
+    bangla_ticks(fig)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", bbox_inches="tight")
+    plt.close(fig)
+    return _size_pt(buffer.getvalue())
+
+
+def test_every_position_is_drawn_into_one_frame_which_the_page_sends_back(register):
+    register("t_titled", [Param("n", "দৈর্ঘ্য", minimum=0, maximum=4, step=1, default=1)], titled)
+    first = render("t_titled", n=1)
+    assert render("t_titled", n=3)["frame"] == first["frame"]  # a property of the explorable
+    # the frame spans the longest title of the defaults and the corners (n = 4), at every position
+    widest = _tight_size(4)
+    for n in (0, 1, 3, 4):
+        assert _size_pt(render("t_titled", n=n)["svg"]) == pytest.approx(widest, abs=0.05)
+    assert _tight_size(1)[0] < widest[0] - 20  # so n = 1 alone would have drawn narrower
+    # the page sends the frame back: same values, same bytes as the build's figure
+    assert render("t_titled", frame=first["frame"], n=1) == first
+    assert plt.get_fignums() == []
+
+
+def test_a_label_that_would_reach_outside_the_frame_is_drawn_tight_instead(register):
+    register("t_titled", [Param("n", "দৈর্ঘ্য", minimum=0, maximum=4, step=1, default=1)], titled)
+    frame = render("t_titled")["frame"]
+    longest = render("t_titled", frame=frame, n=2)["svg"]
+    assert _size_pt(longest) == pytest.approx(_tight_size(2), abs=0.05)
+    assert _size_pt(longest)[0] > (frame[2] - frame[0]) * 72 + 50  # the frame would have cut the title
+
+
+def test_a_corner_the_function_cannot_draw_is_left_out_of_the_frame(register):
+    def refuses_four(n):
+        if n == 4:
+            raise ValueError("চার নয়")
+        return titled(n)
+
+    register("t_refuses", [Param("n", "দৈর্ঘ্য", minimum=0, maximum=4, step=1, default=1)], refuses_four)
+    assert _size_pt(render("t_refuses", n=1)["svg"]) == pytest.approx(_tight_size(1), abs=0.05)  # n = 0 and 1 alike
+    with pytest.raises(ExplorableError, match="চার নয়"):
+        render("t_refuses", n=4)
+
+
+@pytest.mark.parametrize("frame", [[0, 0, 1], [0, 0, -1, 1], [0, 0, float("nan"), 1], "0 0 1 1", [0, 0, True, 1]])
+def test_a_frame_that_is_not_four_ordered_numbers_is_refused(register, frame):
+    register("t_line", [SLOPE, COUNT], line)
+    with pytest.raises(ValueError, match="frame"):
+        render("t_line", frame=frame)
 
 
 def test_render_ignores_what_a_readers_cell_did_to_matplotlibs_settings(register):
@@ -348,6 +420,8 @@ def test_the_html_has_the_hooks_a_slider_per_parameter_and_the_drawn_figure(regi
     assert 'aria-valuetext="−০.৩"' in html and 'aria-valuetext="৪ টি"' in html
     assert '<output for="e-a" data-value-of="a" aria-live="off">−০.৩</output>' in html
     assert 'role="status"' in html and "data-status" in html
+    frame = re.search(r'data-frame="([^"]*)"', html).group(1)
+    assert json.loads(frame) == render("t_line", a=-0.3)["frame"]  # what the page's redraws send back
 
 
 def test_a_failed_default_figure_is_the_authors_error():

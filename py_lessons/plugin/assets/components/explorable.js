@@ -132,7 +132,10 @@ class Explorable {
     const worker = sharedPythonWorker({ onProgress: progressToJob });
     const request = {
       type: TO_PYTHON.CALL, module: MODULE, function: "render", imports: this.root.dataset.imports,
-      kwargs: JSON.stringify({ name: this.root.dataset.function, ...values }),
+      // the build's frame: every position is drawn into it, once (explorables.render)
+      kwargs: JSON.stringify({
+        name: this.root.dataset.function, frame: JSON.parse(this.root.dataset.frame), ...values,
+      }),
     };
     return new Promise((resolve) => {
       worker.run(request, {

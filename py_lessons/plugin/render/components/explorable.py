@@ -17,6 +17,7 @@ same SVG bytes. Every error names the page and line.
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from pathlib import Path
 from typing import Callable
@@ -67,7 +68,7 @@ def parse(source: str) -> dict:
     module_source = getattr(module, "__source__", None) or Path(module.__file__).read_text(encoding="utf-8")
     return {"id": cid, "function": name, "values": values, "caption": caption, "spec": spec,
             "imports": imports_of(module_source),
-            "source_sha": hashlib.sha256(module_source.encode("utf-8")).hexdigest(), "svg": None}
+            "source_sha": hashlib.sha256(module_source.encode("utf-8")).hexdigest(), "svg": None, "frame": None}
 
 
 def draw(parsed: dict, call: Callable[[str, str, dict, str, str], dict]) -> None:
@@ -80,6 +81,7 @@ def draw(parsed: dict, call: Callable[[str, str, dict, str, str], dict]) -> None
         raise BlockError(f"explorable '{parsed['id']}' ({parsed['function']}): "
                          f"{answer['error']}: {answer['message']}")
     parsed["svg"] = answer["value"]["svg"]
+    parsed["frame"] = answer["value"]["frame"]  # the page's redraws keep it (explorables.render)
 
 
 def values_text(parsed: dict) -> str:
@@ -120,6 +122,7 @@ def render(parsed: dict) -> str:
     return (
         f'<div class="pz-explorable" role="group" data-component="explorable" data-id="{attr(cid)}" '
         f'data-function="{attr(parsed["function"])}" data-state="ready" data-imports="{attr(parsed["imports"])}" '
+        f'data-frame="{attr(json.dumps(parsed["frame"]))}" '
         f'aria-labelledby="{attr(cid)}-caption">'
         f'<p class="pz-explorable-caption" id="{attr(cid)}-caption">{text(caption)}</p>'
         f'<div class="pz-explorable-figure" data-figure>{svg}</div>'
