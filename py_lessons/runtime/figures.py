@@ -135,9 +135,11 @@ def _framed_svg(fig, frame) -> str | None:
     spilled = []
 
     def checked_draw_text(renderer, gc, x, y, s, prop, angle, ismath=False, mtext=None):
-        # (x, y): the line's baseline start in the frame's points; its box turns with it
+        # (x, y): the line's baseline start in the frame's points, y downwards (the SVG writer's
+        # flipy); its box turns with it about that point
         width, height, descent = renderer.get_text_width_height_descent(s, prop, ismath)
-        corners = Affine2D().rotate_deg(angle).translate(x, y).transform(
+        up = renderer.height - y if renderer.flipy() else y
+        corners = Affine2D().rotate_deg(angle).translate(x, up).transform(
             [(0, -descent), (width, -descent), (width, height - descent), (0, height - descent)])
         box = Bbox.null()
         box.update_from_data_xy(corners)

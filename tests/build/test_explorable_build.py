@@ -3,6 +3,8 @@ from the cache on a rebuild), and author errors that stop the build with the pag
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 import pytest
@@ -54,3 +56,17 @@ def test_the_default_figure_is_drawn_at_build_and_reused_on_a_rebuild(tmp_path):
     assert again.returncode == 0, again.stderr[-3000:]
     assert "0 explorable figures drawn, 1 from cache" in again.stderr
     assert _figure_markup(tmp_path / "two") == svg
+
+
+def test_every_explorable_of_the_course_draws_its_default_figure_into_its_frame(built_site):
+    """Not tight: a label of a course figure that the frame would clip (or a wrong reading of where
+    a label lies) would make the build fall back to a tight cut of another size."""
+    drawn = 0
+    pages = [page.read_text(encoding="utf-8") for page in built_site.rglob("*.html")]
+    for page in pages:
+        for block in re.finditer(r'data-component="explorable"[^>]*data-frame="([^"]*)".*?<svg ([^>]*)>', page, re.S):
+            x0, y0, x1, y1 = json.loads(html.unescape(block.group(1)))
+            width, height = re.search(r'width="([0-9.]+)pt" height="([0-9.]+)pt"', block.group(2)).groups()
+            assert (float(width), float(height)) == pytest.approx(((x1 - x0) * 72, (y1 - y0) * 72), abs=0.01)
+            drawn += 1
+    assert drawn == sum(page.count('data-component="explorable"') for page in pages) >= 5

@@ -176,13 +176,23 @@ def titled(n):
     return fig
 
 
-def _tight_size(n):
+def stacked(n):
+    """``titled`` over a low second panel whose label rises from its bottom: the label's box is
+    where matplotlib put it only if its y, which the SVG writer counts downwards, is read so."""
+    fig, (ax, low) = plt.subplots(2, 1, figsize=(2, 3))
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("ক" * (30 if n == 2 else 4 + 2 * n), loc="left")
+    low.set_ylabel("খ" * 9, loc="bottom")
+    return fig
+
+
+def _tight_size(n, draw=titled):
     """What matplotlib's own tight cut of that figure measures (the reference), its ticks in
     Bangla digits as every shown figure's are."""
     import io
     from py_lessons.runtime.figures import bangla_ticks
 
-    fig = titled(n)
+    fig = draw(n)
     bangla_ticks(fig)
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         buffer = io.StringIO()
@@ -191,15 +201,16 @@ def _tight_size(n):
     return _size_pt(buffer.getvalue())
 
 
-def test_every_position_is_drawn_into_one_frame_which_the_page_sends_back(register):
-    register("t_titled", [Param("n", "দৈর্ঘ্য", minimum=0, maximum=4, step=1, default=1)], titled)
+@pytest.mark.parametrize("draw", [titled, stacked])
+def test_every_position_is_drawn_into_one_frame_which_the_page_sends_back(register, draw):
+    register("t_titled", [Param("n", "দৈর্ঘ্য", minimum=0, maximum=4, step=1, default=1)], draw)
     first = render("t_titled", n=1)
     assert render("t_titled", n=3)["frame"] == first["frame"]  # a property of the explorable
     # the frame spans the longest title of the defaults and the corners (n = 4), at every position
-    widest = _tight_size(4)
+    widest = _tight_size(4, draw)
     for n in (0, 1, 3, 4):
         assert _size_pt(render("t_titled", n=n)["svg"]) == pytest.approx(widest, abs=0.05)
-    assert _tight_size(1)[0] < widest[0] - 20  # so n = 1 alone would have drawn narrower
+    assert _tight_size(1, draw)[0] < widest[0] - 20  # so n = 1 alone would have drawn narrower
     # the page sends the frame back: same values, same bytes as the build's figure
     assert render("t_titled", frame=first["frame"], n=1) == first
     assert plt.get_fignums() == []
