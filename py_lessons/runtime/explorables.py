@@ -252,7 +252,7 @@ def render(name: str, frame: list[float] | None = None, **values) -> dict:
     # values give the same figure at build and in every page
     with matplotlib.rc_context():
         matplotlib.rc_file_defaults()
-        frame = _checked_frame(frame) if frame is not None else _frame(name, func)
+        frame = _checked_frame(frame) if frame is not None else _frame(name)
         with _new_figures_closed():
             fig = _figure(name, func, checked)
             return {"svg": figure_to_svg(fig, salt_of(name), frame), "values": checked, "frame": list(frame)}
@@ -266,19 +266,20 @@ def _checked_frame(frame) -> tuple[float, float, float, float]:
     return tuple(float(v) for v in frame)
 
 
-def _frame(name: str, func: Callable) -> tuple[float, float, float, float]:
+def _frame(name: str) -> tuple[float, float, float, float]:
     """The union of the tight cuts of the figure at the registered defaults and at every corner of
     the sliders' ranges, where titles and labels are longest in practice; a position whose labels
     reach outside it anyway is drawn tight (figures.figure_to_svg). A corner the function cannot
     draw is left out: it fails when a reader reaches it, with its own message."""
-    params = _lookup(name).params
+    defn = EXPLORABLES[name]
+    params = defn.params
     corners = itertools.product(*((param.minimum, param.maximum) for param in params))
     positions = [{}] + [dict(zip((param.name for param in params), corner)) for corner in corners]
     boxes = []
     for position in positions:
         with _new_figures_closed():
             try:
-                boxes.append(tight_frame(_figure(name, func, validate(name, position))))
+                boxes.append(tight_frame(_figure(name, defn.func, validate(name, position))))
             except ExplorableError:
                 if not position:
                     raise  # the defaults: the build's own figure, which must draw
