@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -110,5 +111,38 @@ def test_server_sends_brotli_or_gzip_only_to_browsers_that_accept_it(built_site)
             urllib.request.urlopen(request)
         assert answer.value.code == 304
     finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_server_keeps_a_connection_alive_across_files_and_ends_it_when_closed(built_site):
+    """Like nginx or py_lessons.host, one connection carries many files (a page fetches ~30); once the
+    test stops the host, a connection the browser kept open gets no more answers."""
+    server, url = serve(built_site)
+    connection = http.client.HTTPConnection(url.removeprefix("http://"), timeout=10)
+    try:
+        for path in ("/lessons/optimization/", "/pyodide/pyodide-lock.json", "/pyodide/pyodide.asm.wasm"):
+            connection.request("GET", path, headers={"Accept-Encoding": "gzip"})
+            answer = connection.getresponse()
+            answer.read()
+            assert (answer.status, answer.version, answer.will_close) == (200, 11, False), path
+        # a 304 has no body: the next file still comes on the same connection
+        connection.request("GET", "/lessons/optimization/", headers={"Accept-Encoding": "gzip"})
+        answer = connection.getresponse()
+        answer.read()
+        connection.request("GET", "/lessons/optimization/", headers={
+            "Accept-Encoding": "gzip", "If-Modified-Since": answer.headers["Last-Modified"]})
+        answer = connection.getresponse()
+        assert (answer.status, answer.read()) == (304, b"")
+        connection.request("GET", "/pyodide/pyodide-lock.json")
+        answer = connection.getresponse()
+        assert answer.read() == (built_site / "pyodide/pyodide-lock.json").read_bytes()
+        opened = connection.sock
+        server.shutdown()
+        server.server_close()
+        opened.sendall(b"GET /pyodide/pyodide-lock.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert opened.recv(1024) == b""  # closed by the host, not answered
+    finally:
+        connection.close()
         server.shutdown()
         server.server_close()
