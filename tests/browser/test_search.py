@@ -1,16 +1,21 @@
 """Search in real Chromium as a phone's Bangla keyboard types: a word arrives as text, with no key
 events (the theme searched only on a released key, so a single word found nothing until a space
 was typed). Each single word, with vowel signs and conjuncts, finds the pages that have it, and
-the count of results is written in Bangla digits."""
+the count of results is written in Bangla digits. The theme's index is fetched and built when the
+reader turns to search or once the page has settled, never while Python starts."""
 
 from __future__ import annotations
 
 import re
+import time
 from urllib.parse import urljoin
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.no_python]
+from support.browser import PHONE
+
+pytestmark = pytest.mark.browser
+INDEX = "/search/search_index.json"
 
 # a plain word, vowel signs, a conjunct with a hasanta, a word of the lessons' everyday analogy
 WORDS = ("ঢাল", "লবণ", "শেখার", "ক্ষতি", "স্থিরতা")
@@ -34,6 +39,7 @@ def _pages_with(built_site, word: str) -> set[str]:
     return found
 
 
+@pytest.mark.no_python
 def test_each_single_bangla_word_finds_the_pages_that_have_it(page, site_url, built_site):
     page.goto(site_url + "/")
     field = page.locator("input.md-search__input")
@@ -53,3 +59,31 @@ def test_each_single_bangla_word_finds_the_pages_that_have_it(page, site_url, bu
             assert re.search("[০-৯]", more) and not re.search("[0-9]", more), more
             mores += 1
     assert mores  # some word has more hits on one page than the theme lists
+
+
+def test_a_lesson_fetches_the_search_index_when_the_reader_turns_to_search(browser, site_url):
+    # Python's files are held back: its start-up never ends, so the page does not settle here and
+    # only the reader's turn to search can bring the index
+    context = browser.new_context(**PHONE, service_workers="block")
+    context.route("**/pyodide/**", lambda route: None)
+    asked = []
+    context.on("request", lambda request: asked.append(request.url) if request.url.endswith(INDEX) else None)
+    page = context.new_page()
+    page.goto(site_url + "/lessons/vanishing-gradients/", wait_until="load")
+    page.wait_for_timeout(1500)  # the theme asked for its index before the load event when nothing held it
+    assert asked == []
+    page.locator('label.md-header__button[for="__search"]').tap()  # the search icon in the phone's header
+    page.keyboard.insert_text(WORDS[0])
+    page.wait_for_function(RESULTS, arg=WORDS[0], timeout=15_000)
+    assert asked == [site_url + INDEX]
+    context.close()
+
+
+def test_the_search_index_comes_once_python_has_started_without_the_reader_asking(page, site_url):
+    # kept for offline reading like the rest of the visit, but not in the seconds Python starts
+    moments = {}
+    page.context.on("request", lambda request: moments.setdefault("index", time.monotonic()) if request.url.endswith(INDEX) else None)
+    page.context.on("requestfinished", lambda request: moments.setdefault("numpy", time.monotonic()) if "/numpy-" in request.url else None)
+    with page.expect_request(lambda request: request.url.endswith(INDEX), timeout=90_000):
+        page.goto(site_url + "/demo/")
+    assert "numpy" in moments and moments["numpy"] < moments["index"]

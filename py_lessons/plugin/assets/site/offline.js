@@ -160,16 +160,17 @@ function watchForUpdates() {
   addEventListener("online", lookForNewBuild);
 }
 
-async function registerOnceSettled() {
+/** Resolves once the page has settled: loaded, what it held a first install for settled (Python's
+ * start-up, where the page began one; holdFirstInstall), and then a moment of idle. */
+export const pageSettled = (async () => {
   if (document.readyState !== "complete") await new Promise((resolve) => addEventListener("load", resolve, { once: true }));
   await Promise.all(holds);
   await idle();
-  register();
-}
+})();
 
 if (supported) {
   watchForUpdates();
   // a returning reader's worker: at once (it looks for a new build); a first visit's: once settled
   if (navigator.serviceWorker.controller) register();
-  else registerOnceSettled();
+  else pageSettled.then(register);
 }

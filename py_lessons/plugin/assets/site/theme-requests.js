@@ -1,0 +1,59 @@
+// Two requests of mkdocs-material's own, answered as this course needs them. Runs as a classic
+// script in <head>, before the theme's bundle makes them (the plugin writes the tag: ship/writer.py
+// head_tags). The head is diffed on page swaps: it patches once.
+//
+// The sitemap. Instant navigation (one page load, one Python worker for the whole course) only
+// follows links listed in sitemap.xml, whose <loc>s must be absolute URLs built from `site_url`.
+// This course has no site_url on purpose: it is served from wherever it was copied (a laptop, a
+// classroom server, a sub-path such as /course/). So the theme's sitemap request is answered here
+// with this site's own pages (the plugin writes their list into this tag) at the address this
+// page really came from.
+//
+// The search index. The theme asks for search/search_index.json as every page loads, and its
+// search worker builds the index from it at once: most of a second of a desktop core, several on a
+// phone, on every full page load, in the very seconds Python starts. That request is held here
+// until the reader turns to search (the search toggle: its icon, the field, a shortcut key), or
+// until the page has settled (site/search.js releases it: loaded, Python's start-up done), so the
+// index is still fetched during the visit, kept by the offline copy, and ready when wanted.
+(() => {
+  if (globalThis.__pathshalaTheme) return;
+  const script = document.currentScript;
+  // a classic script cannot import site.js (siteRoot): this file lives in <base>/assets/pathshala/site/
+  const base = new URL("../../../", script.src);
+  const pages = JSON.parse(script.dataset.pages);
+  const escapeXml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  const xml = '<?xml version="1.0" encoding="UTF-8"?>'
+    + '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    + pages.map((page) => `<url><loc>${escapeXml(new URL(page, base).href)}</loc></url>`).join("")
+    + "</urlset>";
+  const sitemapAnswer = URL.createObjectURL(new Blob([xml], { type: "text/xml" }));
+  const sitemap = new URL("sitemap.xml", base).href;
+  const searchIndex = new URL("search/search_index.json", base).href;
+
+  const heldSends = [];
+  let indexReleased = false;
+  const releaseSearchIndex = () => {
+    if (indexReleased) return;
+    indexReleased = true;
+    for (const send of heldSends.splice(0)) send();
+  };
+  const turnsToSearch = (event) => {
+    if (event.target instanceof Element && event.target.matches('[data-md-toggle="search"], .md-search__input')) releaseSearchIndex();
+  };
+  document.addEventListener("change", turnsToSearch, true);
+  document.addEventListener("focusin", turnsToSearch, true);
+  globalThis.__pathshalaTheme = { releaseSearchIndex };
+
+  const opened = new WeakMap(); // request -> the address it was opened for
+  const { open, send } = XMLHttpRequest.prototype;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    const address = new URL(String(url), location.href).href;
+    opened.set(this, address);
+    return open.call(this, method, address === sitemap ? sitemapAnswer : url, ...rest);
+  };
+  XMLHttpRequest.prototype.send = function (...body) {
+    if (indexReleased || opened.get(this) !== searchIndex) return send.apply(this, body);
+    heldSends.push(() => send.apply(this, body));
+    return undefined;
+  };
+})();
