@@ -1,6 +1,6 @@
 // The theme's search, for Bangla readers.
-// - It builds its index once the page has settled, not while Python starts (the request is held
-//   until then, or until the reader turns to search: theme-requests.js).
+// - It builds its index when the reader turns to search (theme-requests.js holds its request until
+//   then); the index file is fetched once the page has settled, so the offline copy keeps it.
 // - It searches when a key is released in its field (keyup). A word that arrives without one (a
 //   phone's Bangla keyboard composing it, paste, autocorrect, voice typing) found nothing until a
 //   space was typed; so every change of the field's text is told to the theme as a released key,
@@ -8,9 +8,11 @@
 // - It counts results with Latin digits ("8 টা ডকুমেন্ট", "আরও 11টি"): the counts are written in
 //   Bangla digits, like every other number of the course.
 import { bnDigits } from "../lib/text.js";
+import { siteRoot } from "../site.js";
 import { pageSettled } from "./offline.js";
 
-pageSettled.then(() => globalThis.__pathshalaTheme?.releaseSearchIndex());
+pageSettled.then(() => fetch(new URL("search/search_index.json", siteRoot), { priority: "low" })
+  .then((response) => response.arrayBuffer()).catch(() => {})); // offline already: nothing to keep
 
 const field = document.querySelector('[data-md-component="search-query"]');
 

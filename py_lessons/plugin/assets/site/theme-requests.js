@@ -9,14 +9,16 @@
 // with this site's own pages (the plugin writes their list into this tag) at the address this
 // page really came from.
 //
-// The search index. The theme asks for search/search_index.json as every page loads, and its
-// search worker builds the index from it at once: most of a second of a desktop core, several on a
-// phone, on every full page load, in the very seconds Python starts. That request is held here
-// until the reader turns to search (the search toggle: its icon, the field, a shortcut key), or
-// until the page has settled (site/search.js releases it: loaded, Python's start-up done), so the
-// index is still fetched during the visit, kept by the offline copy, and ready when wanted.
+// The search index. The theme asks for search/search_index.json as every page loads, parses it
+// on the page's thread and has its search worker build the index at once: most of a second of a
+// desktop core, several on a phone, on every full page load, in the very seconds Python starts
+// (and, put off only until Python is ready, in the moments the reader first runs a cell or moves a
+// slider). That request is held here until the reader turns to search: the search toggle (the
+// theme opens search through it from its icon, its field and its shortcut keys) or the field. The
+// file itself is fetched once the page has settled (site/search.js), so that the offline copy
+// keeps it and the theme's request is then answered from the browser's cache.
 (() => {
-  if (globalThis.__pathshalaTheme) return;
+  if (globalThis.__pathshalaThemeRequests) return;
   const script = document.currentScript;
   // a classic script cannot import site.js (siteRoot): this file lives in <base>/assets/pathshala/site/
   const base = new URL("../../../", script.src);
@@ -42,12 +44,13 @@
   };
   document.addEventListener("change", turnsToSearch, true);
   document.addEventListener("focusin", turnsToSearch, true);
-  globalThis.__pathshalaTheme = { releaseSearchIndex };
+  globalThis.__pathshalaThemeRequests = true;
 
   const opened = new WeakMap(); // request -> the address it was opened for
   const { open, send } = XMLHttpRequest.prototype;
   XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-    const address = new URL(String(url), location.href).href;
+    let address = null;
+    try { address = new URL(String(url), location.href).href; } catch { /* open() itself says what is wrong */ }
     opened.set(this, address);
     return open.call(this, method, address === sitemap ? sitemapAnswer : url, ...rest);
   };
