@@ -92,6 +92,10 @@ def test_a_first_visit_keeps_what_it_fetched_and_nothing_more(browser, course_se
     assert run_cell(page, FIRST_CELL, timeout=120_000) == "done"
     # Python's start-up snapshot was kept as the host sent it (brotli, decoded) and is used offline
     assert "pathshala:snapshot-restored" in worker_marks(workers[0])
+    # and search, whose index the visit fetched once it had settled, though nobody searched then
+    page.locator("input.md-search__input").click()
+    page.keyboard.insert_text("ঢাল")
+    page.wait_for_selector(".md-search-result__link", timeout=15_000)
     with pytest.raises(PlaywrightError):
         page.goto(base + "/demo/")  # never opened, so never downloaded
     context.close()
