@@ -47,8 +47,9 @@ export function holdFirstInstall(promise) {
   holds.push(Promise.race([promise, new Promise((resolve) => setTimeout(resolve, FIRST_INSTALL_HOLD_MS))]));
 }
 
-/** Site files fetched by someone the page's network list does not show (Python's worker): kept
- * like the page's own files, once the worker controls the page. */
+/** Site files the first install's look at the page's network list may miss: fetched by someone it
+ * does not show (Python's worker), or ending after it (search.js's index): kept like the page's
+ * own files, once the worker controls the page. */
 export function keepFetched(urls) {
   const fresh = urls.filter((url) => url.startsWith(root.href) && !fetchedOutside.has(url));
   if (!supported || !fresh.length) return;

@@ -9,10 +9,14 @@
 //   Bangla digits, like every other number of the course.
 import { bnDigits } from "../lib/text.js";
 import { siteRoot } from "../site.js";
-import { pageSettled } from "./offline.js";
+import { keepFetched, pageSettled } from "./offline.js";
 
-pageSettled.then(() => fetch(new URL("search/search_index.json", siteRoot), { priority: "low" })
-  .then((response) => response.arrayBuffer()).catch(() => {})); // offline already: nothing to keep
+// told to the offline copy as well: a first visit's worker may take over before or after it ends
+const searchIndex = new URL("search/search_index.json", siteRoot).href;
+pageSettled.then(() => fetch(searchIndex, { priority: "low" }))
+  .then((response) => response.arrayBuffer())
+  .then(() => keepFetched([searchIndex]))
+  .catch(() => {}); // offline already: nothing to keep
 
 const field = document.querySelector('[data-md-component="search-query"]');
 
