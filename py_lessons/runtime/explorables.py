@@ -252,6 +252,9 @@ def render(name: str, frame: list[float] | None = None, **values) -> dict:
     # values give the same figure at build and in every page
     with matplotlib.rc_context():
         matplotlib.rc_file_defaults()
+        # titles at the axes' top: matplotlib then does not lay out every axis's labels once more
+        # to place them (its automatic place differs only where labels sit above the axes)
+        matplotlib.rcParams["axes.titley"] = 1.0
         frame = _checked_frame(frame) if frame is not None else _frame(name)
         with _new_figures_closed():
             fig = _figure(name, func, checked)
