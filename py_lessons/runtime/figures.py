@@ -129,18 +129,26 @@ def _framed_svg(fig, frame) -> str | None:
     """``fig`` drawn once into ``frame``; None if a label (title, tick label, legend...) reached
     outside it, which the frame would clip."""
     from matplotlib.backends.backend_svg import RendererSVG
-    from matplotlib.transforms import Bbox
+    from matplotlib.transforms import Affine2D, Bbox
 
     draw_text = RendererSVG.draw_text
     spilled = []
 
     def checked_draw_text(renderer, gc, x, y, s, prop, angle, ismath=False, mtext=None):
-        if mtext is None:  # not from a Text artist (matplotlib's own always pass it): cut tight
-            spilled.append(s)
-            return draw_text(renderer, gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
-        # the whole text's box, turned with it, from the layout matplotlib has just made for this
-        # draw: measuring each line again would double the figure's text shaping
-        box = mtext.get_window_extent(renderer)
+        if mtext is not None:
+            # a one-line Text (matplotlib passes its artist only then): its box, turned with it,
+            # from the layout just made for this draw; measuring it again would double the
+            # figure's text shaping
+            box = mtext.get_window_extent(renderer)
+        else:
+            # a line of a longer text: (x, y) is its baseline start in the frame's points, y
+            # downwards (the SVG writer's flipy); its box turns with it about that point
+            width, height, descent = renderer.get_text_width_height_descent(s, prop, ismath)
+            up = renderer.height - y if renderer.flipy() else y
+            corners = Affine2D().rotate_deg(angle).translate(x, up).transform(
+                [(0, -descent), (width, -descent), (width, height - descent), (0, height - descent)])
+            box = Bbox.null()
+            box.update_from_data_xy(corners)
         if (box.x0 < -_SPILL_TOLERANCE or box.y0 < -_SPILL_TOLERANCE
                 or box.x1 > renderer.width + _SPILL_TOLERANCE or box.y1 > renderer.height + _SPILL_TOLERANCE):
             spilled.append(s)

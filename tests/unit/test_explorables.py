@@ -186,6 +186,14 @@ def stacked(n):
     return fig
 
 
+def two_lines(n):
+    """``titled`` with a label of two lines, whose lines matplotlib draws one by one without their
+    Text artist: each is measured itself."""
+    fig = titled(n)
+    fig.axes[0].set_ylabel("খ" * 6 + "\n" + "গ" * 4)
+    return fig
+
+
 def _tight_size(n, draw=titled):
     """What matplotlib's own tight cut of that figure measures (the reference), its ticks in
     Bangla digits as every shown figure's are."""
@@ -201,7 +209,7 @@ def _tight_size(n, draw=titled):
     return _size_pt(buffer.getvalue())
 
 
-@pytest.mark.parametrize("draw", [titled, stacked])
+@pytest.mark.parametrize("draw", [titled, stacked, two_lines])
 def test_every_position_is_drawn_into_one_frame_which_the_page_sends_back(register, draw):
     register("t_titled", [Param("n", "দৈর্ঘ্য", minimum=0, maximum=4, step=1, default=1)], draw)
     first = render("t_titled", n=1)
