@@ -38,7 +38,7 @@ SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("site/deferred.js", "cells/i
                                                     "site/a11y.js", "components/index.js", "cells/download.js",
                                                     "site/lan-notice.js", "site/save-notice.js", "site/search.js",
                                                     "site/figures.js", "site/sections.js",
-                                                    "site/lesson-print.js"))
+                                                    "site/lesson-print.js", "site/fonts.js"))
 HEAD_SCRIPT = f"{ASSETS_URL}/site/theme-requests.js"  # the sitemap and the search index, as this course needs them
 PYTHON_WORKER = f"{ASSETS_URL}/python/worker.js"
 # The names a Python worker started from a page's <head> is given (python/protocol.js EARLY_START:
