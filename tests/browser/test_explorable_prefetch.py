@@ -9,14 +9,13 @@ import re
 
 import pytest
 
-from support.browser import PHONE, wait_enhanced
+from support.browser import PHONE, SAVE_DATA, wait_enhanced
 from py_lessons.plugin.base.strings import t
 
 pytestmark = pytest.mark.browser
 
 GUIDE = "/guide/"
 EXPLORABLE = '[data-component="explorable"][data-id="guide-lr"]'
-SAVE_DATA = "Object.defineProperty(navigator, 'connection', { value: { saveData: true } });"
 # every text the explorable's status shows, in order (read back by the test)
 WATCH_STATUS = """(root) => { window.statusSeen = [];
   new MutationObserver(() => window.statusSeen.push(root.querySelector('[data-status]').textContent))

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from support.browser import PHONE
+from support.browser import PHONE, SAVE_DATA
 
 pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
@@ -19,7 +19,6 @@ FIGURE_FILES = "/assets/pathshala/figures/"
 PLACEHOLDERS = """() => { const all = (root) => [...root.querySelectorAll('svg[data-figure-file]'),
     ...[...root.querySelectorAll('template')].flatMap((t) => all(t.content))];
   return all(document).map((svg) => svg.dataset.figureFile); }"""
-SAVE_DATA = "Object.defineProperty(navigator, 'connection', { value: { saveData: true } });"
 
 
 def _placeholders(html: str) -> list[str]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from support.browser import SAVE_DATA
+
 pytestmark = pytest.mark.browser
 
 FONT_FILE = (".woff2", ".woff")
 INDEX = "/search/search_index.json"  # fetched once the page has settled (site/search.js)
 NEXT = "lessons/numerical-stability/"  # has formulas; the demo page has none
-SAVE_DATA = "Object.defineProperty(navigator, 'connection', { value: { saveData: true } });"
 FACES = "() => [...document.fonts].map((face) => `${face.family} ${face.weight} ${face.status}`)"
 
 

@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from support.browser import offline_api, output_snapshot, run_cell, wait_enhanced
+from support.browser import SAVE_DATA, offline_api, output_snapshot, run_cell, wait_enhanced
 from support.work import precache_manifest, precached_bytes
 from support.worker_probe import python_workers, worker_marks
 
@@ -152,7 +152,7 @@ def test_save_data_fetches_python_only_at_the_first_run(browser, course_server):
     server, base = course_server
     context = browser.new_context()
     # what Chromium reports when the reader turned on its data saver
-    context.add_init_script("Object.defineProperty(navigator, 'connection', { value: { saveData: true } })")
+    context.add_init_script(SAVE_DATA)
     page = context.new_page()
     page.goto(base + LESSON)
     wait_enhanced(page)

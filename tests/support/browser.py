@@ -197,3 +197,5 @@ def first_visit_kept(page, timeout_s: float = 60.0) -> dict:
 # The two screens every layout test of the course looks at: a cheap phone held in the hand, a laptop.
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+# an init script: the page sees a reader who asked the browser to save data (navigator.connection.saveData)
+SAVE_DATA = "Object.defineProperty(navigator, 'connection', { value: { saveData: true } });"
