@@ -323,7 +323,7 @@ class LessonEngine:
                       lambda html, page_file, key: self._finish_built(html, page_file, key, use_directory_urls))
         except BlockError as exc:
             raise LessonError(str(exc)) from exc
-        self.writer.write(site_dir, self.staged.path, self._files_to_write(), self.figures)
+        self.writer.write(site_dir, self.staged.path, self._files_to_write(), self.figures, self.math.formula_text())
         counts = self.python.counts
         log.info("py_lessons: %d cells run, %d from cache", counts.cells_run, counts.cells_cached)
         if counts.figures_drawn or counts.figures_cached:

@@ -26,6 +26,7 @@ SCRIPT = Path(__file__).with_name("katex_render.mjs")
 KATEX_MATHML = re.compile(r'^<span class="katex">(<math[^>]*>)<semantics>(.*)<annotation encoding="application/x-tex">'
                           r'.*</annotation></semantics></math></span>$', re.DOTALL)
 MATH = re.compile(r'<(span|div) class="arithmatex">(?:\\\(|\\\[)(.*?)(?:\\\)|\\\])</\1>', re.DOTALL)
+TAG = re.compile(r"<[^>]*>")
 
 
 class MathRenderer:
@@ -47,6 +48,10 @@ class MathRenderer:
             if "error" in answer:
                 raise BlockError(f"formula {job[0]!r} cannot be rendered: {answer['error']}")
             self.cache[job] = bare_mathml(answer["html"])
+
+    def formula_text(self) -> str:
+        """The characters of every formula this build drew: what the site's math font must hold."""
+        return "".join(htmllib.unescape(TAG.sub("", mathml)) for mathml in self.cache.values())
 
     def render_page(self, page_html: str) -> str:
         matches = list(MATH.finditer(page_html))

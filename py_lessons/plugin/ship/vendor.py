@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 from ..base.fonts import (FONT_PACKAGE, FONT_SUBSETS, FONT_WEIGHTS, MATH_FONT_FAMILY, MATH_FONT_FILE,
-                          MATH_CODE_POINTS, MATH_FONT_PACKAGE, subset_math_font)
+                          MATH_FONT_PACKAGE, math_font_code_points, subset_math_font)
 from ..base.layout import ASSETS_URL, VENDOR_URL
 from ..base.strings import as_javascript_module
 
@@ -61,16 +61,17 @@ def bundled(name: str, node_modules: Path, cache_dir: Path) -> Path:
     return _bundle(BUNDLES[name], node_modules, cache_dir)
 
 
-def _math_font(node_modules: Path, cache_dir: Path) -> Path:
+def _math_font(node_modules: Path, cache_dir: Path, formula_text: str) -> Path:
     source = node_modules / MATH_FONT_PACKAGE / MATH_FONT_FILE
     if not source.exists():
         raise VendorError(f"{source} is missing from the plugin's npm packages")
-    digest = hashlib.sha256(source.read_bytes() + repr(MATH_CODE_POINTS).encode())  # the font and the cut
+    code_points = math_font_code_points(formula_text)
+    digest = hashlib.sha256(source.read_bytes() + repr(code_points).encode())  # the font and the cut
     out = cache_dir / f"math-{digest.hexdigest()[:16]}.woff2"
-    if not out.exists():  # cutting the font takes a few seconds: once per font file
+    if not out.exists():  # cutting the font takes a few seconds: once per font file and set of characters
         cache_dir.mkdir(parents=True, exist_ok=True)
         part = out.with_name(f"{out.name}.{os.getpid()}.part")
-        subset_math_font(source, part)
+        subset_math_font(source, part, code_points)
         os.replace(part, out)
     return out
 
@@ -89,7 +90,8 @@ def _bengali_only_alias(css: str) -> str:
     return "\n".join(block.replace("'Noto Sans Bengali'", f"'{BENGALI_ALIAS}'") for block in blocks)
 
 
-def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> None:
+def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path, formula_text: str) -> None:
+    """``formula_text``: the characters of the site's formulas, which its math font keeps."""
     vendor = site_dir / VENDOR_URL
     vendor.mkdir(parents=True, exist_ok=True)
     for name in BUNDLES:
@@ -120,7 +122,7 @@ def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path) -> 
             shutil.copyfile(source, dest)
 
     (vendor / MATH_FONT).parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(_math_font(node_modules, cache_dir), vendor / MATH_FONT)
+    shutil.copyfile(_math_font(node_modules, cache_dir, formula_text), vendor / MATH_FONT)
     (vendor / MATH_CSS).write_text(MATH_FACE, encoding="utf-8")
 
     strings = site_dir / ASSETS_URL / "strings.js"

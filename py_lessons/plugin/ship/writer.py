@@ -121,8 +121,9 @@ class SiteWriter:
         return (early + f'<script src="{root}{HEAD_SCRIPT}" data-pages="{pages}"></script>' + fonts
                 + self.app.head_tags(root))
 
-    def write(self, site_dir: Path, staged_dir: Path, lesson_files, figures: dict[str, str]) -> None:
-        """``figures``: the build's figures that the pages set aside (render/figure_files.py)."""
+    def write(self, site_dir: Path, staged_dir: Path, lesson_files, figures: dict[str, str], formula_text: str) -> None:
+        """``figures``: the build's figures that the pages set aside (render/figure_files.py);
+        ``formula_text``: the characters of its formulas (the math font is cut to them)."""
         site_dir = Path(site_dir)
         assets = site_dir / ASSETS_URL
         shutil.copytree(ASSETS, assets, dirs_exist_ok=True)
@@ -141,7 +142,7 @@ class SiteWriter:
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(staged_dir, target)
         try:
-            write_vendor_assets(site_dir, self.node_modules, self.vendor_cache)
+            write_vendor_assets(site_dir, self.node_modules, self.vendor_cache, formula_text)
         except VendorError as exc:
             raise LessonError(str(exc)) from exc
         # the icons are drawn with the TrueType copy of the Bangla font staged for matplotlib
