@@ -29,7 +29,7 @@ from ..host.policy import ISOLATION_HEADERS
 from .base.errors import LessonError
 from .config import OPTIONS, Option, Settings
 from .engine import LessonEngine
-from .ship.writer import SCRIPTS, STYLESHEETS
+from .ship.writer import SCRIPTS, STYLESHEET
 
 log = logging.getLogger("mkdocs.plugins.py_lessons")
 
@@ -84,9 +84,8 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         fences.extend({"name": kind, "class": kind, "format": self._formatter(kind), "validator": _keep_options}
                       for kind in self.engine.fence_kinds)
-        for path in STYLESHEETS:
-            if path not in config.extra_css:
-                config.extra_css.append(path)
+        if STYLESHEET not in config.extra_css:
+            config.extra_css.append(STYLESHEET)
         listed = {str(script) for script in config.extra_javascript}
         for path in SCRIPTS:
             if path not in listed:

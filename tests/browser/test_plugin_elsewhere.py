@@ -81,7 +81,7 @@ def other_site(tmp_path_factory):
 def test_another_sites_cell_runs_in_chromium_as_built(browser, other_site):
     site, url = other_site
     html = (site / "index.html").read_text(encoding="utf-8")
-    assert "assets/pathshala/cells/index.js" in html and "assets/pathshala/css/cells.css" in html  # added by the plugin
+    assert "assets/pathshala/cells/index.js" in html and "assets/pathshala/css/pathshala.css" in html  # added by the plugin
     assert not (site / "steppers.py").exists()  # a build input, not a page of the site
     assert (site / "runtime" / "python" / "pyodide.asm.wasm").is_file() and not (site / "pyodide").exists()
     context = browser.new_context(service_workers="block")

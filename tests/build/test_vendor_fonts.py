@@ -19,11 +19,43 @@ ITALIC = {**{chr(c): chr(0x1D434 + c - 0x41) for c in range(0x41, 0x5B)},
 INVISIBLE = dict.fromkeys(range(0x2061, 0x2065))
 
 
+THEMES_STYLESHEETS = re.compile(r"assets/stylesheets/(main|palette)\.[0-9a-f]+\.min\.css$")
+
+
+def stylesheets(page):
+    """The files of the stylesheets ``page`` links to."""
+    head = page.read_text(encoding="utf-8").split("</head>", 1)[0]
+    return [(page.parent / href).resolve() for href in re.findall(r'<link rel="stylesheet" href="([^"]+)">', head)]
+
+
+def the_plugins_stylesheet(built_site):
+    """The one stylesheet besides the theme's two that a lesson page links to."""
+    ours = [sheet for sheet in stylesheets(built_site / "lessons" / "optimization" / "index.html")
+            if not THEMES_STYLESHEETS.search(sheet.as_posix())]
+    assert len(ours) == 1, ours
+    return ours[0]
+
+
+def test_every_page_links_the_theme_and_one_stylesheet_for_everything_else(built_site):
+    """One request for the fonts' faces and the plugin's rules, not seven: on a phone's slow link
+    each stylesheet costs a round trip before the page can paint."""
+    sheet = the_plugins_stylesheet(built_site)
+    pages = sorted(built_site.glob("**/index.html"))
+    assert len(pages) > 20
+    for page in pages:
+        linked = stylesheets(page)
+        assert len(linked) == 3 and sheet in linked, page
+    rules = sheet.read_text(encoding="utf-8")
+    for selector in (".pycell-toolbar", "@media print", "@font-face"):  # cells.css, print.css, the faces
+        assert selector in rules
+
+
 def test_the_math_font_shows_text_while_it_loads_and_holds_every_formulas_characters_only(built_site):
-    vendor = built_site / "assets" / "vendor" / "math"
-    faces = re.findall(r"@font-face\s*\{([^}]*)\}", (vendor / "math.css").read_text(encoding="utf-8"))
+    sheet = the_plugins_stylesheet(built_site)
+    faces = [face for face in re.findall(r"@font-face\s*\{([^}]*)\}", sheet.read_text(encoding="utf-8"))
+             if "Pathshala Math" in face]
     assert len(faces) == 1 and re.search(r"font-display\s*:\s*swap", faces[0])
-    font = TTFont(vendor / re.search(r"url\(([^)]+)\)", faces[0])[1])
+    font = TTFont(sheet.parent / re.search(r"url\(([^)]+)\)", faces[0])[1])
     assert "MATH" in font  # MathML's stretchy brackets, radicals and big operators come from it
     covered = set(map(chr, font.getBestCmap()))
     needed, written = {}, set()
@@ -56,8 +88,8 @@ def test_every_page_preloads_the_body_texts_font_faces_that_its_stylesheet_names
     """Preloaded, the Bangla faces arrive before the first paint, so the text does not reflow when
     they come (Lighthouse measured CLS 0.2-0.3 without). A preload must be the very URL the
     stylesheet asks for, or the browser fetches the font twice."""
-    fonts_css = built_site / "assets" / "vendor" / "noto-sans-bengali" / "fonts.css"
-    named = {(fonts_css.parent / url).resolve() for url in re.findall(r"url\(([^)]+\.woff2)\)", fonts_css.read_text())}
+    sheet = the_plugins_stylesheet(built_site)
+    named = {(sheet.parent / url).resolve() for url in re.findall(r"url\(([^)]+\.woff2)\)", sheet.read_text())}
     for page in [built_site / "index.html", *sorted(built_site.glob("lessons/*/index.html"))]:
         head = page.read_text(encoding="utf-8").split("</head>", 1)[0]
         preloads = re.findall(r'<link rel="preload" href="([^"]+)" as="font" type="font/woff2" crossorigin>', head)

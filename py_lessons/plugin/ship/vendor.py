@@ -27,9 +27,7 @@ TREES = [("dompurify", "dist/purify.es.mjs", "dompurify/purify.es.mjs"), ("dompu
 # The formulas' font (MathML, render/math.py), cut at build time (base/fonts.py), and its face:
 # "swap" shows a formula at once in a fallback font and redraws it when this one is there.
 MATH_FONT = "math/noto-sans-math.woff2"
-MATH_CSS = "math/math.css"
-MATH_FACE = (f'@font-face{{font-family:"{MATH_FONT_FAMILY}";font-style:normal;font-weight:400;font-display:swap;'
-             f'src:url(noto-sans-math.woff2) format("woff2")}}\n')
+BENGALI_FONT_FOLDER = "noto-sans-bengali"
 
 
 class VendorError(RuntimeError):
@@ -90,26 +88,28 @@ def _bengali_only_alias(css: str) -> str:
     return "\n".join(block.replace("'Noto Sans Bengali'", f"'{BENGALI_ALIAS}'") for block in blocks)
 
 
-def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path, formula_text: str) -> None:
-    """``formula_text``: the characters of the site's formulas, which its math font keeps."""
+def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path, formula_text: str,
+                        to_vendor: str) -> str:
+    """``formula_text``: the characters of the site's formulas, which its math font keeps. Returns
+    the fonts' @font-face rules for a stylesheet whose way to VENDOR_URL is ``to_vendor``."""
     vendor = site_dir / VENDOR_URL
     vendor.mkdir(parents=True, exist_ok=True)
     for name in BUNDLES:
         shutil.copyfile(bundled(name, node_modules, cache_dir), vendor / name)
 
     font_src = node_modules / FONT_PACKAGE
-    font_out = vendor / "noto-sans-bengali"
+    font_out = vendor / BENGALI_FONT_FOLDER
     (font_out / "files").mkdir(parents=True, exist_ok=True)
     css = []
-    for weight in FONT_WEIGHTS:
-        text = (font_src / f"{weight}.css").read_text(encoding="utf-8")
+    for weight in FONT_WEIGHTS:  # fontsource's faces name their files ./files/NAME
+        text = (font_src / f"{weight}.css").read_text(encoding="utf-8").replace(
+            "url(./files/", f"url({to_vendor}{BENGALI_FONT_FOLDER}/files/")
         css.append(text)
         css.append(_bengali_only_alias(text))
         for subset in FONT_SUBSETS:
             for ext in ("woff2", "woff"):
                 name = f"noto-sans-bengali-{subset}-{weight}-normal.{ext}"
                 shutil.copyfile(font_src / "files" / name, font_out / "files" / name)
-    (font_out / "fonts.css").write_text("\n".join(css), encoding="utf-8")
 
     for package, inside, target in TREES:
         source, dest = node_modules / package / inside, vendor / target
@@ -123,8 +123,10 @@ def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path, for
 
     (vendor / MATH_FONT).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(_math_font(node_modules, cache_dir, formula_text), vendor / MATH_FONT)
-    (vendor / MATH_CSS).write_text(MATH_FACE, encoding="utf-8")
+    css.append(f'@font-face{{font-family:"{MATH_FONT_FAMILY}";font-style:normal;font-weight:400;font-display:swap;'
+               f'src:url({to_vendor}{MATH_FONT}) format("woff2")}}')
 
     strings = site_dir / ASSETS_URL / "strings.js"
     strings.parent.mkdir(parents=True, exist_ok=True)
     strings.write_text(as_javascript_module(), encoding="utf-8")
+    return "\n".join(css) + "\n"

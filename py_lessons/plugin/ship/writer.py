@@ -10,6 +10,7 @@ import hashlib
 import html
 import json
 import logging
+import posixpath
 import re
 import shutil
 import subprocess
@@ -30,10 +31,11 @@ ASSETS = Path(__file__).parents[1] / "assets"          # the plugin's front end
 WORK_SCHEMA = Path(__file__).parents[1] / "schemas" / "work-export.schema.json"
 MAKE_SERVICE_WORKER = Path(__file__).parent / "node" / "make_sw.mjs"
 
-# What every page that uses the plugin loads, in this order (relative to the site root).
-STYLESHEETS = (f"{VENDOR_URL}/noto-sans-bengali/fonts.css", *(f"{ASSETS_URL}/css/{name}.css" for name in (
-    "cells", "runs", "components")), f"{VENDOR_URL}/math/math.css",
-    *(f"{ASSETS_URL}/css/{name}.css" for name in ("offline", "print")))
+# What every page that uses the plugin loads (relative to the site root). Its stylesheet is one
+# file: the vendored fonts' faces, then the rules of STYLE_PARTS (assets/css/NAME.css) in this
+# order. Seven files cost a phone on a slow link a round trip each before its first paint.
+STYLESHEET = f"{ASSETS_URL}/css/pathshala.css"
+STYLE_PARTS = ("cells", "runs", "components", "offline", "print")
 SCRIPTS = tuple(f"{ASSETS_URL}/{name}" for name in ("site/deferred.js", "cells/index.js", "site/offline.js",
                                                     "site/a11y.js", "components/index.js", "cells/download.js",
                                                     "site/lan-notice.js", "site/save-notice.js", "site/search.js",
@@ -126,7 +128,9 @@ class SiteWriter:
         ``formula_text``: the characters of its formulas (the math font is cut to them)."""
         site_dir = Path(site_dir)
         assets = site_dir / ASSETS_URL
-        shutil.copytree(ASSETS, assets, dirs_exist_ok=True)
+        parts = {f"{name}.css" for name in STYLE_PARTS}  # they go into STYLESHEET, not beside it
+        shutil.copytree(ASSETS, assets, dirs_exist_ok=True,
+                        ignore=lambda folder, names: [name for name in names if Path(folder).name == "css" and name in parts])
         (assets / "site.js").write_text(self.settings_module(), encoding="utf-8")
         figures_folder = site_dir / FIGURES_URL
         shutil.rmtree(figures_folder, ignore_errors=True)  # only this build's (under `serve` the folder stays)
@@ -141,10 +145,14 @@ class SiteWriter:
         target = site_dir / self.layout.pyodide
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(staged_dir, target)
+        stylesheet = site_dir / STYLESHEET
+        to_vendor = posixpath.relpath(VENDOR_URL, posixpath.dirname(STYLESHEET)) + "/"
         try:
-            write_vendor_assets(site_dir, self.node_modules, self.vendor_cache, formula_text)
+            faces = write_vendor_assets(site_dir, self.node_modules, self.vendor_cache, formula_text, to_vendor)
         except VendorError as exc:
             raise LessonError(str(exc)) from exc
+        stylesheet.write_text("\n".join([faces, *((ASSETS / "css" / f"{name}.css").read_text(encoding="utf-8")
+                                                  for name in STYLE_PARTS)]), encoding="utf-8")
         # the icons are drawn with the TrueType copy of the Bangla font staged for matplotlib
         write_app(site_dir, self.app, staged_dir / "fonts" / PLOT_FONT[0])
         if self.offline:
