@@ -16,7 +16,7 @@ import pytest
 
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
-from support.browser import PHONE, first_visit_kept
+from support.browser import PHONE, first_visit_kept, wait_until
 from support.class_files import course, figures, learners_of, make_class, question_figures
 from support.work import namespace
 
@@ -202,7 +202,7 @@ def test_the_page_reads_on_a_phone_passes_axe_and_works_offline(browser, course_
     open_class(page, base)
     assert serious_violations(page) == []
     first_visit_kept(page)
-    page.wait_for_function(KEPT, arg="class/index.html", timeout=20_000)  # the keeping goes on after it starts counting
+    wait_until(page, KEPT, arg="class/index.html", timeout=20_000)  # the keeping goes on after it starts counting
     server.shutdown()  # the classroom server is gone: the teacher's page still reads the files
     server.server_close()
     view = open_class(page, base)

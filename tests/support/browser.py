@@ -107,19 +107,32 @@ def wait_enhanced(page):
     page.wait_for_function("() => [...document.querySelectorAll('.pycell')].every((c) => c.hasAttribute('data-enhanced'))")
 
 
-# Each kind's script loads on its own (components/index.js), in no set order: every component whose
-# kind has a script (the build's componentScripts, read from the page's own site.js) is enhanced.
-COMPONENTS_ENHANCED = """async () => {
+def wait_until(page, predicate: str, arg=None, timeout: float = 30_000) -> None:
+    """Wait until the async JavaScript ``predicate`` resolves truthy. page.wait_for_function cannot
+    do this: it takes the Promise such a predicate returns, always truthy, for its answer, and
+    returns at once."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(predicate, arg):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not true after {timeout / 1000:g} s: {predicate[:80]}")
+        page.wait_for_timeout(100)
+
+
+# The kinds of component that have a script (the build's componentScripts, read from the page's own site.js).
+COMPONENT_KINDS = """async () => {
   const index = document.querySelector('script[src$="components/index.js"]').src;
   const { componentScripts } = await import(index.replace(/components\\/index\\.js$/, "site.js"));
-  return [...document.querySelectorAll("[data-component]")]
-    .every((el) => !(el.dataset.component in componentScripts) || el.hasAttribute("data-enhanced"));
+  return Object.keys(componentScripts);
 }"""
+# Each kind's script loads on its own (components/index.js), in no set order.
+COMPONENTS_ENHANCED = """(kinds) => [...document.querySelectorAll("[data-component]")]
+  .every((el) => !kinds.includes(el.dataset.component) || el.hasAttribute("data-enhanced"))"""
 
 
 def wait_components(page):
+    """Every cell and every component whose kind has a script is enhanced."""
     wait_enhanced(page)
-    page.wait_for_function(COMPONENTS_ENHANCED)
+    page.wait_for_function(COMPONENTS_ENHANCED, arg=page.evaluate(COMPONENT_KINDS))
 
 
 def component(page, kind, component_id):
