@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from support.browser import PHONE, LAPTOP, wait_enhanced
+from support.browser import LAPTOP, PHONE, wait_components, wait_enhanced
 from support.site import lesson_part_urls
 from support.work import namespace
 
@@ -99,7 +99,7 @@ def test_work_saved_before_the_split_shows_in_its_part_and_on_the_home_card(brow
     # the header marks no part done: each has more than the one item saved
     assert page.locator("[data-lesson-parts] li[data-part-done]").count() == 0
     page.goto(f"{site_url}/{parts[3]}")
-    wait_enhanced(page)
+    wait_components(page)  # the answer is the quiz's: its script may come after the cells'
     assert page.locator(f'[data-component="mcq"][data-id="{answered}"] input[type="radio"]').first.is_checked()
 
     page.goto(site_url + "/")
