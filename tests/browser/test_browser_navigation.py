@@ -179,3 +179,32 @@ def test_instant_navigation_works_from_a_sub_path(browser, course_server):
     first = page.locator(".pycell[data-cell-id]").first.get_attribute("data-cell-id")
     assert run_cell(page, first) == "done"
     context.close()
+
+
+# Logs every address set on a link of the head, with the script that set it (none: a callback).
+HEAD_LINK_SETS = """(() => {
+  window.__headLinkSets = [];
+  const href = Object.getOwnPropertyDescriptor(HTMLLinkElement.prototype, "href");
+  Object.defineProperty(HTMLLinkElement.prototype, "href", { ...href, set(value) {
+    if (this.parentNode === document.head) window.__headLinkSets.push(document.currentScript?.src ?? "");
+    href.set.call(this, value);
+  } });
+})()"""
+
+
+@pytest.mark.no_python
+def test_the_theme_finds_the_heads_links_absolute_and_leaves_them(browser, site_url):
+    """The theme's bundle makes every relative address absolute by setting it again; a stylesheet
+    set again is read again and the whole page styled and laid out again (site/theme-requests.js
+    sets the head's links first, before the first layout): the bundle sets none."""
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(HEAD_LINK_SETS)
+    page = context.new_page()
+    page.goto(site_url + "/lessons/optimization/")
+    wait_enhanced(page)
+    sets = page.evaluate("() => window.__headLinkSets")
+    assert [script for script in sets if "/assets/javascripts/bundle." in script] == []
+    assert len(sets) >= 3  # this course's: the stylesheets at least
+    hrefs = page.evaluate("() => [...document.head.querySelectorAll('link[href]')].map((link) => link.getAttribute('href'))")
+    assert all(href.startswith("http") for href in hrefs), hrefs
+    context.close()

@@ -1,7 +1,8 @@
-"""Every font face of the course is loaded once the page has settled (site/fonts.js, issue 23): the
-next lesson, reached by instant navigation in the same document, then needs no face fetched after
-its first layout, which laid the whole page out a second time. A reader who asked to save data
-gets each face only when a page uses it."""
+"""The font faces a later page may need are loaded once the page has settled (site/fonts.js,
+issue 23): the next lesson, reached by instant navigation in the same document, then needs no face
+fetched after its first layout, which laid the whole page out a second time. Only faces of families
+the page does not draw with: a face's arrival lays out again all the text of its family. A reader
+who asked to save data gets each face only when a page uses it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ FONT_FILE = (".woff2", ".woff")
 INDEX = "/search/search_index.json"  # fetched once the page has settled (site/search.js)
 NEXT = "lessons/numerical-stability/"  # has formulas; the demo page has none
 FACES = "() => [...document.fonts].map((face) => `${face.family} ${face.weight} ${face.status}`)"
+MATH_LOADED = "() => [...document.fonts].some((face) => face.family === 'Pathshala Math' && face.status === 'loaded')"
+LATIN_EXTENDED = "noto-sans-bengali-latin-ext-"  # the body text's faces no page of this course but one needs
 
 
 def _fonts_asked(context):
@@ -28,7 +31,7 @@ def test_the_next_lesson_finds_every_face_loaded_while_the_first_page_was_read(p
     page.goto(site_url + "/demo/")
     # the math font is not on this page: only the settled page's own loading brings it
     assert page.evaluate("() => [...document.querySelectorAll('math')].length") == 0
-    page.wait_for_function("() => [...document.fonts].every((face) => face.status === 'loaded')", timeout=90_000)
+    page.wait_for_function(MATH_LOADED, timeout=90_000)
     assert any(url.endswith("noto-sans-math.woff2") for url in asked)
     before = len(asked)
     old = page.locator("article").element_handle()
@@ -37,7 +40,19 @@ def test_the_next_lesson_finds_every_face_loaded_while_the_first_page_was_read(p
     page.wait_for_function("(old) => !old.isConnected && document.querySelector('article math')", arg=old)
     page.wait_for_timeout(1000)
     assert asked[before:] == []
-    assert "unloaded" not in " ".join(page.evaluate(FACES))
+    assert page.evaluate("() => document.fonts.status") == "loaded"
+
+
+def test_a_settled_page_loads_no_face_of_a_family_it_draws_with(page, site_url):
+    """The body text's Latin-extended faces would lay this page's whole text out again; no lesson
+    but one needs them, and that one fetches them for its own first layout."""
+    asked = _fonts_asked(page.context)
+    with page.expect_request(lambda request: request.url.endswith(INDEX), timeout=60_000):
+        page.goto(site_url + "/lessons/optimization/")  # settled: nothing held it
+    page.wait_for_timeout(1500)
+    assert not any(LATIN_EXTENDED in url for url in asked), asked
+    assert "Noto Sans Bengali 400 unloaded" in page.evaluate(FACES)
+    assert page.evaluate(MATH_LOADED)  # its formulas drew with it
 
 
 def test_a_reader_saving_data_gets_each_face_only_when_a_page_uses_it(browser, site_url):
