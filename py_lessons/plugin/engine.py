@@ -48,6 +48,7 @@ from .render.components.built import block_key, fill_site
 from .render.math import MathRenderer, plain_toc_titles
 from .render import lesson_parts
 from .render import deferred, figure_files
+from .render.own_blocks import own_blocks
 from .render.notebook import LessonFiles, download_control, joined, lesson_file_name, lesson_files
 from .render.search_index import prose_only
 from .render.runs.blocks import NAMES as RUN_KINDS, RunBlocks
@@ -224,8 +225,9 @@ class LessonEngine:
         """Glossary terms become tooltips (a page that used any ends with their list); formulas
         are rendered by KaTeX; formulas in headings read as text in the table of contents; a
         lesson's part gets its header (the lesson, its parts, the reader's place) and ends with the
-        way on and the download control (the whole lesson's files); search indexes only the prose;
-        figures and what the page hides at load are set aside (render/figure_files.py, deferred.py)."""
+        way on and the download control (the whole lesson's files); what scripts put in at load
+        gets a block of its own (render/own_blocks.py); search indexes only the prose; figures and
+        what the page hides at load are set aside (render/figure_files.py, deferred.py)."""
         page = self.page
         self._report_prose(check_generated(self.prose, html, self._source_of("", page.src), page.src))
         try:
@@ -246,7 +248,7 @@ class LessonEngine:
             html += download_control(lesson_file_name(found[0].parts[0].src), relative_url(found[0].url, page.url))
         elif files:
             html += download_control(files.name)
-        return deferred.defer_hidden(figure_files.set_aside(prose_only(html), self.figures))
+        return deferred.defer_hidden(figure_files.set_aside(prose_only(own_blocks(html)), self.figures))
 
     def _mark_terms(self, html: str, page_url: str, slug: str, use_directory_urls: bool) -> tuple[str, list[str]]:
         """Glossary terms as tooltips linking to the glossary from the page at ``page_url``; tooltip

@@ -208,3 +208,31 @@ def test_the_theme_finds_the_heads_links_absolute_and_leaves_them(browser, site_
     hrefs = page.evaluate("() => [...document.head.querySelectorAll('link[href]')].map((link) => link.getAttribute('href'))")
     assert all(href.startswith("http") for href in hrefs), hrefs
     context.close()
+
+
+# Logs every element a script puts straight into the lesson's article once the page is parsed.
+ARTICLE_INSERTS = """(() => {
+  window.__articleInserts = [];
+  new MutationObserver((records) => {
+    if (document.readyState === "loading") return; // the parser's own
+    for (const record of records) {
+      if (!record.target.matches?.("article.md-content__inner")) continue;
+      for (const node of record.addedNodes) if (node.nodeType === 1) window.__articleInserts.push(node.outerHTML.slice(0, 80));
+    }
+  }).observe(document, { childList: true, subtree: true });
+})()"""
+
+
+@pytest.mark.no_python
+def test_nothing_is_put_straight_into_the_lesson_at_load(browser, site_url):
+    """The theme's table wrapper and Run all's controls fill blocks of their own
+    (render/own_blocks.py): a child put into the article restyles the whole lesson."""
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(ARTICLE_INSERTS)
+    page = context.new_page()
+    page.goto(site_url + "/lessons/vanishing-gradients/")  # a table and several cells
+    wait_enhanced(page)
+    page.wait_for_selector("[data-page-controls-slot] > [data-page-controls]", state="attached")
+    page.wait_for_selector(".pz-table > .md-typeset__scrollwrap table", state="attached")
+    assert page.evaluate("() => window.__articleInserts") == []
+    context.close()

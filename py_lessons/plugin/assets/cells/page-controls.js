@@ -26,12 +26,16 @@ export class PageControls {
     this.root.append(this.runAllButton, this.restartButton, this.status);
     this.runAllButton.addEventListener("click", () => this.runAll());
     this.restartButton.addEventListener("click", () => this.restart());
-    // before the block that holds the first cell (a cell may sit inside a tab or an admonition)
+    // before the block that holds the first cell (a cell may sit inside a tab or an admonition),
+    // in the slot the build left there: a child put straight into the article restyles the whole
+    // lesson (render/own_blocks.py)
     const first = cells[0].root;
     const article = first.closest("article") ?? first.parentElement;
     let block = first;
     while (block.parentElement && block.parentElement !== article) block = block.parentElement;
-    block.before(this.root);
+    const slot = block.previousElementSibling;
+    if (slot?.matches("[data-page-controls-slot]")) slot.append(this.root);
+    else block.before(this.root);
   }
 
   async runAll() {
