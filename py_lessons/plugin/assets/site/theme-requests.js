@@ -56,7 +56,10 @@
   const absolute = /^(?:[a-z]+:)?\/\//i; // the theme's own test
   const settle = (link) => {
     const address = link.getAttribute("href");
-    if (address && !absolute.test(address)) link.href = link.href;
+    if (!address || absolute.test(address)) return;
+    // a stylesheet whose address is set again loads again: the first frame still waits for it
+    if (link.rel === "stylesheet") link.setAttribute("blocking", "render");
+    link.href = link.href;
   };
   document.head.querySelectorAll("link[href]").forEach(settle);
   const headLinks = new MutationObserver((records) => {
