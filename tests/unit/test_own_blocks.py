@@ -32,3 +32,17 @@ def test_an_exercise_editor_is_not_a_lesson_cell():
 def test_a_page_of_one_lesson_cell_has_no_controls_and_no_slot():
     html = "<p>x</p>" + _cell("e", "exercise") + _cell("a")
     assert own_blocks(html) == html
+
+
+def test_tables_side_by_side_and_inside_a_block_each_get_their_own():
+    table = "<table>\n<tr><td>1</td></tr>\n</table>"
+    html = f"<p>a</p>\n{table}{table}\n<div class=\"admonition\">\n<p>n</p>\n{table}\n</div>"
+    wrapped = '<div class="pz-table">' + table + "</div>"
+    assert own_blocks(html) == f"<p>a</p>\n{wrapped}{wrapped}\n<div class=\"admonition\">\n<p>n</p>\n{wrapped}\n</div>"
+
+
+def test_a_lesson_cell_is_known_by_its_attributes_in_any_order_and_on_any_line():
+    cell = '<div data-state="idle" data-cell-id="{}" class="note pycell">\n<pre><code>x = 1\n</code></pre>\n</div>'
+    html = "<h2>t</h2>\n<p>one\ntwo</p>\n" + cell.format("a") + "\n" + cell.format("b")
+    at = html.index("<div")
+    assert own_blocks(html) == html[:at] + PAGE_CONTROLS_SLOT + html[at:]

@@ -7,6 +7,10 @@ from html import escape
 
 import markdown as _markdown
 
+# elements without an end tag: a parser that keeps a stack of open elements never pushes them
+VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+                           "track", "wbr"})
+
 
 def attr(value) -> str:
     return escape(str(value), quote=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from ..base.html import VOID_ELEMENTS
 from .prose_checks import LATIN_DIGITS_ADVICE, Finding, ProseChecker, latin_numbers
 
 # the components whose text comes from code (a run's file, a lesson's steppers.py/explorables.py)
@@ -22,7 +23,6 @@ _MADE_BY_CODE = {"run-table": "data-run", "run-chart": "data-run", "stepper": "d
                  "explorable": "data-id"}
 # an SVG <title> is the English tooltip the chart keeps beside its Bangla text
 _NOT_WORDS = {"code", "pre", "math", "script", "style", "kbd", "samp", "textarea", "title", "desc"}
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _BANGLA_WORD = re.compile("[\u0980-\u09E5\u09F0-\u09FF]")
 _BANGLA_DIGIT = re.compile("[০-৯]")
 
@@ -36,7 +36,7 @@ class _Texts(HTMLParser):
         self.found: list[tuple[tuple[str, str], str, str]] = []
 
     def handle_starttag(self, tag, attrs):
-        if tag in _VOID:
+        if tag in VOID_ELEMENTS:
             return
         attrs = dict(attrs)
         classes = (attrs.get("class") or "").split()
