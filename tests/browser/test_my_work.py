@@ -15,7 +15,7 @@ import pytest
 
 from py_lessons.runtime.catalogue import t
 from support.a11y import serious_violations
-from support.browser import EDITOR_TEXT, component, editor_text, replace_code, wait_enhanced
+from support.browser import EDITOR_TEXT, component, editor_text, replace_code, wait_components, wait_enhanced
 from support.work import SCHEMA, choose_file, export_work, namespace, open_home, stored, work_file
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,7 @@ def status(page) -> str:
 def do_some_work(page, base):
     """On the optimisation lesson: an edited cell, a quiz answer and the finished stamp."""
     page.goto(base + PART)
-    wait_enhanced(page)
+    wait_components(page)  # the quiz and the stamp too, not only the cells: their clicks below
     replace_code(page, "opt-try", MY_CODE)
     page.wait_for_function("() => Object.keys(localStorage).some((k) => k.endsWith(':opt-try'))")
     quiz = component(page, "mcq", "opt-q1")

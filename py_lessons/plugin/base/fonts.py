@@ -10,16 +10,25 @@ from functools import cache
 from pathlib import Path
 
 from . import dependencies
+from .layout import VENDOR_URL
 
 FONT_PACKAGE = "@fontsource/noto-sans-bengali"
 FONT_WEIGHTS = ("400", "700")
 FONT_SUBSETS = ("bengali", "latin", "latin-ext")
+FONT_FOLDER = "noto-sans-bengali"  # under VENDOR_URL: the package's CSS and its files/ (ship/vendor.py)
+
+
+def face_file(subset: str, weight: str, ext: str = "woff2") -> str:
+    """The name the font package gives one face's file."""
+    return f"noto-sans-bengali-{subset}-{weight}-normal.{ext}"
+
+
 # Preloaded by every page (mkdocs_adapter.on_post_page): the body text's faces. Found only once the
 # stylesheet is parsed, they arrived after the first paint, and the Bangla text reflowed (CLS 0.2-0.3).
-PRELOADED_FONTS = tuple(f"assets/vendor/noto-sans-bengali/files/noto-sans-bengali-{subset}-{weight}-normal.woff2"
+PRELOADED_FONTS = tuple(f"{VENDOR_URL}/{FONT_FOLDER}/files/{face_file(subset, weight)}"
                         for subset, weight in (("bengali", "400"), ("bengali", "700"), ("latin", "400")))
 # The woff (not woff2) of the Bengali subset becomes the TrueType font matplotlib measures with.
-PLOT_FONT = ("NotoSansBengali-Regular.ttf", "files/noto-sans-bengali-bengali-400-normal.woff")
+PLOT_FONT = ("NotoSansBengali-Regular.ttf", "files/" + face_file("bengali", "400", "woff"))
 
 
 def plot_fonts(node_modules: Path) -> dict[str, Path]:

@@ -13,8 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..base.fonts import (FONT_PACKAGE, FONT_SUBSETS, FONT_WEIGHTS, MATH_FONT_FAMILY, MATH_FONT_FILE,
-                          MATH_FONT_PACKAGE, math_font_code_points, subset_math_font)
+from ..base.fonts import (FONT_FOLDER, FONT_PACKAGE, FONT_SUBSETS, FONT_WEIGHTS, MATH_FONT_FAMILY, MATH_FONT_FILE,
+                          MATH_FONT_PACKAGE, face_file, math_font_code_points, subset_math_font)
 from ..base.layout import ASSETS_URL, VENDOR_URL
 from ..base.strings import as_javascript_module
 
@@ -27,7 +27,6 @@ TREES = [("dompurify", "dist/purify.es.mjs", "dompurify/purify.es.mjs"), ("dompu
 # The formulas' font (MathML, render/math.py), cut at build time (base/fonts.py), and its face:
 # "swap" shows a formula at once in a fallback font and redraws it when this one is there.
 MATH_FONT = "math/noto-sans-math.woff2"
-BENGALI_FONT_FOLDER = "noto-sans-bengali"
 
 
 class VendorError(RuntimeError):
@@ -98,17 +97,17 @@ def write_vendor_assets(site_dir: Path, node_modules: Path, cache_dir: Path, for
         shutil.copyfile(bundled(name, node_modules, cache_dir), vendor / name)
 
     font_src = node_modules / FONT_PACKAGE
-    font_out = vendor / BENGALI_FONT_FOLDER
+    font_out = vendor / FONT_FOLDER
     (font_out / "files").mkdir(parents=True, exist_ok=True)
     css = []
     for weight in FONT_WEIGHTS:  # fontsource's faces name their files ./files/NAME
         text = (font_src / f"{weight}.css").read_text(encoding="utf-8").replace(
-            "url(./files/", f"url({to_vendor}{BENGALI_FONT_FOLDER}/files/")
+            "url(./files/", f"url({to_vendor}{FONT_FOLDER}/files/")
         css.append(text)
         css.append(_bengali_only_alias(text))
         for subset in FONT_SUBSETS:
             for ext in ("woff2", "woff"):
-                name = f"noto-sans-bengali-{subset}-{weight}-normal.{ext}"
+                name = face_file(subset, weight, ext)
                 shutil.copyfile(font_src / "files" / name, font_out / "files" / name)
 
     for package, inside, target in TREES:

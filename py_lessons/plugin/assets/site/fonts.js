@@ -26,6 +26,7 @@ function facesForLaterPages(faces) {
 
 if (!saveData) {
   pageSettled
-    .then(() => Promise.all(facesForLaterPages([...document.fonts]).map((face) => face.load().catch(() => null)))) // offline, a face not kept: it comes with a page
+    // offline, a face not kept is no error: it comes with the page that draws with it
+    .then(() => Promise.all(facesForLaterPages([...document.fonts]).map((face) => face.load().catch(() => null))))
     .then(() => keepFetched(fontFilesFetched())); // a first install may list the page's files before these end
 }
