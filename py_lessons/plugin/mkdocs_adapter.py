@@ -29,7 +29,7 @@ from ..host.policy import ISOLATION_HEADERS
 from .base.errors import LessonError
 from .config import OPTIONS, Option, Settings
 from .engine import LessonEngine
-from .ship.writer import SCRIPTS, STYLESHEET
+from .ship.writer import SCRIPTS, STYLESHEET, mark_palette_switching
 
 log = logging.getLogger("mkdocs.plugins.py_lessons")
 
@@ -134,7 +134,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
 
     def on_post_page(self, output, page, config):
         tags = self.engine.head_tags(page.url, self.page_urls, output)
-        return re.sub(r"(<head[^>]*>)", lambda match: match.group(1) + tags, output, count=1)
+        return mark_palette_switching(re.sub(r"(<head[^>]*>)", lambda match: match.group(1) + tags, output, count=1))
 
     def on_serve(self, server, config, builder):
         """The author's server isolates the page as a host that follows README's advice does, so

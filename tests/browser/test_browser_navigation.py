@@ -210,6 +210,35 @@ def test_the_theme_finds_the_heads_links_absolute_and_leaves_them(browser, site_
     context.close()
 
 
+# Logs each change of the theme's palette mark on <body>: (old value, new value).
+PALETTE_MARKS = """(() => {
+  window.__paletteMarks = [];
+  new MutationObserver((records) => {
+    for (const record of records) if (record.target === document.body) {
+      window.__paletteMarks.push([record.oldValue, document.body.getAttribute("data-md-color-switching")]);
+    }
+  }).observe(document, { attributes: true, attributeOldValue: true, subtree: true, attributeFilter: ["data-md-color-switching"] });
+})()"""
+
+
+@pytest.mark.no_python
+def test_the_theme_finds_the_body_marked_for_its_palette_and_unmarks_it(browser, site_url):
+    """The theme's palette marks <body> while it applies the colours at load; each change of the
+    mark restyles the whole page. The built page comes marked (ship/writer.py), so the theme's own
+    mark changes nothing (the old value is already ""), and the theme still removes it after."""
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(PALETTE_MARKS)
+    page = context.new_page()
+    page.goto(site_url + "/lessons/optimization/")
+    wait_enhanced(page)
+    page.wait_for_function("() => !document.body.hasAttribute('data-md-color-switching')")
+    marks = page.evaluate("() => window.__paletteMarks")
+    assert marks[0] == ["", ""], marks  # the theme's setting: already there
+    assert marks[-1] == ["", None], marks  # and its removal: transitions back on
+    assert all(old is not None for old, _ in marks), marks  # never set where it was not
+    context.close()
+
+
 # Logs every element a script puts straight into the lesson's article once the page is parsed.
 ARTICLE_INSERTS = """(() => {
   window.__articleInserts = [];

@@ -49,6 +49,11 @@ PYTHON_WORKER = f"{ASSETS_URL}/python/worker.js"
 EARLY_START = {"start": "python-early", "reads_input": "python-early reads-input"}
 # The same pattern as python/worker.js usesInput: the early worker must choose what a late one would.
 CALLS_INPUT = re.compile(r"\binput\s*\(")
+# The theme's palette sets this on <body> while it applies the reader's colours at load (its rule
+# under it, "[data-md-color-switching] *", turns transitions off) and removes it a task later. Each
+# change restyles the whole page (the rule ends in "*"); set from the start, the theme's own setting
+# changes nothing, and its first task restyles the page once less (issue 23).
+PALETTE_SWITCHING = "data-md-color-switching"
 
 
 def early_python(root: str, codes: list[str]) -> str:
@@ -171,3 +176,7 @@ class SiteWriter:
             raise LessonError(f"py_lessons: the service worker could not be written:\n{done.stderr[-2000:]}")
         log.info("py_lessons: service worker precaches %s", done.stdout.strip())
 
+
+def mark_palette_switching(page_html: str) -> str:
+    """The page with its <body> already marked as the theme's palette marks it at load."""
+    return re.sub(r"<body\b", f"<body {PALETTE_SWITCHING}", page_html, count=1)
