@@ -8,7 +8,7 @@ A site generator's adapter (mkdocs_adapter.py) calls, in build order:
     markdown = engine.prepare_page(markdown, src, url, meta)   read once, run cells, check, render
     html = engine.render_fence(kind, body, options)            what the page's fences become
     html = engine.finish_page(html, toc)                       glossary tooltips, formulas
-    html = engine.head_tags(page_url, page_urls, page_html)    what every page's <head> gets
+    html = engine.finish_document(url, page_urls, html)        what every page's <head> and <body> get
     engine.write_site(site_dir, use_directory_urls)            assets, Pyodide, service worker
     engine.close()
 
@@ -113,7 +113,7 @@ class LessonEngine:
                                  precompressed=not serving,
                                  component_scripts={**self.components.scripts(), **glossary.SCRIPTS})
         self.page: PageModel | None = None
-        self.cell_codes: dict[str, list[str]] = {}  # page url -> its cells' code (head_tags: MkDocs asks after all pages)
+        self.cell_codes: dict[str, list[str]] = {}  # page url -> its cells' code (finish_document: MkDocs asks after all pages)
         self.lesson_files: dict[str, LessonFiles] = {}  # page url -> its notebook and .py
         self.figures: dict[str, str] = {}  # file name -> SVG: the build's figures, out of the pages
         self.prepared = PreparedPages()
@@ -263,11 +263,12 @@ class LessonEngine:
         html, _ = self._mark_terms(html, page_file, re.sub(r"[^a-z0-9-]+", "-", key.lower()).strip("-"), use_directory_urls)
         return self.math.render_page(html)
 
-    def head_tags(self, page_url: str, page_urls: list[str], page_html: str = "") -> str:
-        """``page_html``: the page as built; one with cells (render/cell_html.py's attribute) starts
-        Python from its <head>, told whether a cell of the page calls input()."""
+    def finish_document(self, page_url: str, page_urls: list[str], page_html: str) -> str:
+        """``page_html``: the whole page as the theme wrote it, with what the plugin adds to every
+        page (ship/writer.py). One with cells (render/cell_html.py's attribute) starts Python from
+        its <head>, told whether a cell of the page calls input()."""
         codes = self.cell_codes.get(page_url, []) if 'data-cell-id="' in page_html else None
-        return self.writer.head_tags(page_url, page_urls, codes)
+        return self.writer.finish_document(page_html, self.writer.head_tags(page_url, page_urls, codes))
 
     # -- quoting cells and checking prose -----------------------------------------------------
     def _value_requests(self, page: PageModel, markdown: str) -> dict[str, list[str]]:

@@ -15,7 +15,6 @@ options are config.py's table, turned into MkDocs' config class here.
 from __future__ import annotations
 
 import logging
-import re
 import shutil
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from ..host.policy import ISOLATION_HEADERS
 from .base.errors import LessonError
 from .config import OPTIONS, Option, Settings
 from .engine import LessonEngine
-from .ship.writer import SCRIPTS, STYLESHEET, mark_palette_switching
+from .ship.writer import SCRIPTS, STYLESHEET
 
 log = logging.getLogger("mkdocs.plugins.py_lessons")
 
@@ -133,8 +132,7 @@ class LessonsPlugin(BasePlugin[LessonsConfig]):
             raise PluginError(str(exc)) from exc
 
     def on_post_page(self, output, page, config):
-        tags = self.engine.head_tags(page.url, self.page_urls, output)
-        return mark_palette_switching(re.sub(r"(<head[^>]*>)", lambda match: match.group(1) + tags, output, count=1))
+        return self.engine.finish_document(page.url, self.page_urls, output)
 
     def on_serve(self, server, config, builder):
         """The author's server isolates the page as a host that follows README's advice does, so

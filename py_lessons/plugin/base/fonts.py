@@ -23,7 +23,7 @@ def face_file(subset: str, weight: str, ext: str = "woff2") -> str:
     return f"noto-sans-bengali-{subset}-{weight}-normal.{ext}"
 
 
-# Preloaded by every page (mkdocs_adapter.on_post_page): the body text's faces. Found only once the
+# Preloaded by every page (ship/writer.py head_tags): the body text's faces. Found only once the
 # stylesheet is parsed, they arrived after the first paint, and the Bangla text reflowed (CLS 0.2-0.3).
 PRELOADED_FONTS = tuple(f"{VENDOR_URL}/{FONT_FOLDER}/files/{face_file(subset, weight)}"
                         for subset, weight in (("bengali", "400"), ("bengali", "700"), ("latin", "400")))

@@ -128,6 +128,13 @@ class SiteWriter:
         return (early + f'<script src="{root}{HEAD_SCRIPT}" data-pages="{pages}"></script>' + fonts
                 + self.app.head_tags(root))
 
+    @staticmethod
+    def finish_document(page_html: str, head_tags: str) -> str:
+        """The whole page with ``head_tags`` first in its <head>, and its <body> already marked as
+        the theme's palette marks it at load."""
+        page_html = re.sub(r"(<head[^>]*>)", lambda match: match.group(1) + head_tags, page_html, count=1)
+        return re.sub(r"<body\b", f"<body {PALETTE_SWITCHING}", page_html, count=1)
+
     def write(self, site_dir: Path, staged_dir: Path, lesson_files, figures: dict[str, str], formula_text: str) -> None:
         """``figures``: the build's figures that the pages set aside (render/figure_files.py);
         ``formula_text``: the characters of its formulas (the math font is cut to them)."""
@@ -175,8 +182,3 @@ class SiteWriter:
         if done.returncode != 0:
             raise LessonError(f"py_lessons: the service worker could not be written:\n{done.stderr[-2000:]}")
         log.info("py_lessons: service worker precaches %s", done.stdout.strip())
-
-
-def mark_palette_switching(page_html: str) -> str:
-    """The page with its <body> already marked as the theme's palette marks it at load."""
-    return re.sub(r"<body\b", f"<body {PALETTE_SWITCHING}", page_html, count=1)
