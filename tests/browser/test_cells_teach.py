@@ -23,7 +23,7 @@ BN = str.maketrans("0123456789", "০১২৩৪৫৬৭৮৯")
 def built_code(built_site, page_path, cell_id):
     """A cell's code as the build wrote it into the page (not as the browser shows it)."""
     text = (built_site / page_path.strip("/") / "index.html").read_text(encoding="utf-8")
-    block = re.search(rf'data-cell-id="{cell_id}".*?<code class="language-python">(.*?)</code>', text, re.S)
+    block = re.search(rf'data-cell-id="{cell_id}".*?<pre class="pycell-code" tabindex="0">(.*?)</pre>', text, re.S)
     return html.unescape(block.group(1)).removesuffix("\n")
 
 

@@ -26,7 +26,7 @@ from py_lessons.plugin.execute.runner import PyodideRunner
 from .bench_lighthouse import lesson_pages
 from .local_server import CHROMIUM_ARGS, serve
 
-CELL = re.compile(r'<div class="pycell" ([^>]*)>.*?<pre tabindex="0"><code class="language-python">(.*?)</code></pre>', re.S)
+CELL = re.compile(r'<div class="pycell" ([^>]*)>.*?<pre class="pycell-code" tabindex="0">(.*?)</pre>', re.S)
 ATTR = re.compile(r'data-([\w-]+)="([^"]*)"')
 MILLION = "i = 0\nwhile i < 10**6:\n    i += 1\n"
 

@@ -82,10 +82,10 @@ def render_cell(cell_id: str, code: str, items: list[dict], result: dict, *, ses
         f'<button type="button" class="pycell-button" data-action="reset">{escape(t("cell.reset"))}</button></div>'
         f"</div>"
         f'<div class="pycell-editor" data-editor aria-label="{escape(t("cell.editor"))}">'
-        # tabindex: keyboard readers can reach the code (the theme rebuilds the <code> inside and
-        # drops its attributes; site/a11y.js moves the stop onto it when it scrolls); focusing it
-        # loads the editor
-        f'<pre tabindex="0"><code class="language-python">{escape(code, quote=False)}</code></pre></div>'
+        # a bare <pre>, not the theme's <pre><code>: the theme's script mounts every pre > code at
+        # load (a copy button a cell hides, an id, a size observer, a forced layout each); tabindex:
+        # keyboard readers can reach and scroll the code; focusing it loads the editor
+        f'<pre class="pycell-code" tabindex="0">{escape(code, quote=False)}</pre></div>'
         f'<div class="pycell-status" role="status" aria-live="polite" data-status></div>'
         f'<div class="pycell-output-label">{escape(t("cell.output"))} '
         f'<span data-output-origin>{"" if kind == "exercise" else escape(t("cell.output.build"))}</span>'

@@ -98,7 +98,7 @@ export class Cell {
 
   /** The code as plain text in the build's <pre> (before the editor is loaded). */
   showText() {
-    this.host.querySelector("code").textContent = this.text;
+    this.host.querySelector("pre").textContent = this.text;
   }
 
   /** Replace the <pre> with a CodeMirror editor (once); keeps focus where the reader put it. */

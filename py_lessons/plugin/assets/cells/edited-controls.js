@@ -30,12 +30,11 @@ export class EditedControls {
     this.toggle.setAttribute("aria-controls", this.panel.id);
     const caption = document.createElement("figcaption");
     caption.textContent = strings["cell.original.title"];
-    const pre = document.createElement("pre");
+    const pre = document.createElement("pre"); // as the build writes a cell's code (render/cell_html.py)
+    pre.className = "pycell-code";
     pre.tabIndex = 0; // a scrollable region must be reachable by keyboard
     pre.setAttribute("aria-label", strings["cell.original.title"]);
-    const code = document.createElement("code");
-    code.textContent = cell.originalCode;
-    pre.append(code);
+    pre.textContent = cell.originalCode;
     this.panel.append(caption, pre);
     cell.host.after(this.panel);
   }

@@ -10,25 +10,23 @@ document.querySelector(".md-progress[role=progressbar]:not([aria-label])")?.setA
 
 // A code block or a table that scrolls sideways (on a phone, most do) must be reachable from the
 // keyboard to be scrolled without a pointer: the theme makes neither focusable, so each one wider
-// than its box gets a tab stop (and loses it when the window grows so that it fits).
+// than its box gets a tab stop (and loses it when the window grows so that it fits). A cell's code
+// is a bare <pre> with a stop of its own (render/cell_html.py).
 const SCROLLERS = "article pre > code, article .md-typeset__scrollwrap";
 
 function focusableScrollers() {
-  for (const box of document.querySelectorAll(SCROLLERS)) {
-    const scrolls = box.scrollWidth > box.clientWidth + 1;
-    // a cell's <pre> has a stop of its own (the build's): it moves onto the code that scrolls
-    const pre = box.matches("pre > code") && box.parentElement.hasAttribute("tabindex") ? box.parentElement : null;
-    if (scrolls && !box.hasAttribute("tabindex")) {
+  const boxes = [...document.querySelectorAll(SCROLLERS)];
+  // every width first, then the changes: a change between two reads would lay the page out again
+  const scrolls = boxes.map((box) => box.scrollWidth > box.clientWidth + 1);
+  boxes.forEach((box, i) => {
+    if (scrolls[i] && !box.hasAttribute("tabindex")) {
       box.tabIndex = 0;
       box.dataset.scrollStop = ""; // ours to take back
-      if (pre) { pre.removeAttribute("tabindex"); pre.dataset.movedStop = ""; }
-    } else if (!scrolls && "scrollStop" in box.dataset) {
+    } else if (!scrolls[i] && "scrollStop" in box.dataset) {
       box.removeAttribute("tabindex");
       delete box.dataset.scrollStop;
-      const from = box.parentElement;
-      if ("movedStop" in from.dataset) { from.tabIndex = 0; delete from.dataset.movedStop; }
     }
-  }
+  });
 }
 
 let pending = 0;
