@@ -265,3 +265,33 @@ def test_nothing_is_put_straight_into_the_lesson_at_load(browser, site_url):
     page.wait_for_selector(".pz-table > .md-typeset__scrollwrap table", state="attached")
     assert page.evaluate("() => window.__articleInserts") == []
     context.close()
+
+
+# Logs every time a lesson visit is stored (cells/run-log.js followTrail: one piece of a page's load work).
+VISITS_STORED = """(() => {
+  window.__visitsStored = [];
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (String(key).includes(":visit:")) window.__visitsStored.push(String(key));
+    return setItem.call(this, key, value);
+  };
+})()"""
+
+
+@pytest.mark.no_python
+def test_a_pages_load_work_runs_once_and_again_for_each_page_swapped_in(browser, site_url):
+    """Each script deals at load with the page it came with; the theme's document$ replays that page to
+    every subscriber, and the subscribers are for the pages instant navigation swaps in
+    (lib/dom.js onSwappedPage): answering the replay did every page's load work twice."""
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 900})
+    context.add_init_script(VISITS_STORED)
+    page = context.new_page()
+    page.goto(site_url + "/lessons/optimization/")
+    wait_enhanced(page)
+    page.wait_for_timeout(300)  # the theme's replay comes with DOMContentLoaded, before load: time to spare
+    assert len(page.evaluate("() => window.__visitsStored")) == 1
+    page.evaluate(MARK)
+    follow_nav_link(page, "lessons/optimization/landscape/")
+    assert page.evaluate(SAME_LOAD)
+    assert len(page.evaluate("() => window.__visitsStored")) == 2  # the swapped-in part's visit
+    context.close()

@@ -3,7 +3,7 @@
 // work without this script. Here the reader may choose their own edits instead of the lesson's code:
 // the page fetches the built file, puts each edited cell's saved code (code-source.js) in place of the
 // lesson's, matched by cell id, and hands the result over as a download.
-import { enhanceAll, offerDownload } from "../lib/dom.js";
+import { enhanceAll, offerDownload, onSwappedPage } from "../lib/dom.js";
 import { bnDigits, format, strings } from "../lib/text.js";
 import { CodeSource } from "./code-source.js";
 
@@ -87,4 +87,4 @@ class DownloadControl {
 
 enhanceAll("[data-download]", DownloadControl);
 // instant navigation swaps the page without reloading scripts: the new page's control
-globalThis.document$?.subscribe?.(() => enhanceAll("[data-download]", DownloadControl));
+onSwappedPage(() => enhanceAll("[data-download]", DownloadControl));

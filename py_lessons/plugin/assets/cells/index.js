@@ -2,6 +2,7 @@
 // behaviour (cell.js), a page of several cells its Run all / Restart (page-controls.js), a share
 // link its code (share.js), and the reader's trail is recorded (run-log.js). With instant
 // navigation the new page's cells are enhanced the same way, and the one worker is kept.
+import { onSwappedPage } from "../lib/dom.js";
 import { strings, format } from "../lib/text.js";
 import { cellOf, enhanceCell, sharedWorker } from "./cell.js";
 import { PageControls } from "./page-controls.js";
@@ -83,7 +84,7 @@ addEventListener("hashchange", openShareLink);
 // mkdocs-material's instant navigation swaps the page without reloading scripts: enhance the new
 // page's cells, keeping the one worker (and everything it has loaded) alive across lessons, and
 // drop the runs the previous page left behind.
-globalThis.document$?.subscribe?.(() => {
+onSwappedPage(() => {
   sharedWorker().dropOrphans();
   onPage();
 });

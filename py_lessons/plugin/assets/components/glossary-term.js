@@ -3,7 +3,7 @@
 // the term's link out of the lesson. Now the first tap opens the definition as a sheet at the
 // bottom of the screen; a second tap on the term goes on to the glossary; a tap elsewhere or
 // Escape closes it.
-import { enhanceAll } from "../lib/dom.js";
+import { enhanceAll, onSwappedPage } from "../lib/dom.js";
 
 let open = null; // the term whose definition is open
 
@@ -31,7 +31,7 @@ class GlossaryTerm {
 
 document.addEventListener("click", (event) => { if (open && !open.contains(event.target)) close(); });
 document.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
-globalThis.document$?.subscribe?.(() => { open = null; }); // a swapped page: the old term is gone
+onSwappedPage(() => { open = null; }); // the old term is gone
 
 export function enhance() {
   enhanceAll('.pz-term[data-component="glossary-term"]', GlossaryTerm);

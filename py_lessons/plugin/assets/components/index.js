@@ -2,7 +2,7 @@
 // the build; each kind's script (componentScripts in site.js: the build's list, from each
 // component class's `script`) only adds behaviour, and is loaded only where the page has one of
 // its kind, independently of the others: a problem in one never stops the rest.
-import { CONTENT_SHOWN } from "../lib/dom.js";
+import { CONTENT_SHOWN, onSwappedPage } from "../lib/dom.js";
 import { componentScripts } from "../site.js";
 
 function enhanceComponents() {
@@ -14,5 +14,5 @@ function enhanceComponents() {
 }
 
 enhanceComponents();
-globalThis.document$?.subscribe?.(() => enhanceComponents()); // a swapped page gets its components too
+onSwappedPage(enhanceComponents); // a swapped page gets its components too
 document.addEventListener(CONTENT_SHOWN, () => enhanceComponents()); // a glossary term in an opened answer

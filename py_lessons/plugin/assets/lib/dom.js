@@ -9,6 +9,18 @@ export function enhanceAll(selector, Klass) {
   }
 }
 
+/** Run `callback` on each page mkdocs-material's instant navigation swaps in (its `document$`), not
+ * on the page the script came with: `document$` replays that page to every subscriber (at
+ * DOMContentLoaded, or at once for a script that subscribes later), and the script's own code has
+ * already dealt with it; answering the replay too did every page's load-time work twice. */
+export function onSwappedPage(callback) {
+  let loadedPage = true;
+  globalThis.document$?.subscribe?.(() => {
+    if (loadedPage) loadedPage = false;
+    else callback();
+  });
+}
+
 /** A cell's toolbar button: its action hook and its Bangla label from the catalogue. */
 export function makeButton(action, key) {
   const element = document.createElement("button");

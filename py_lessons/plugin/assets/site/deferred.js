@@ -5,7 +5,7 @@
 // (the keyboard, a script, the theme's print), on the change of a tab's radio input (before it is
 // drawn); and every body before the page is printed, since Print cannot wait. (A stepper's later
 // rows are deferred too: components/stepper.js shows them when the reader steps on.)
-import { CONTENT_SHOWN, DEFERRED, showDeferred as show } from "../lib/dom.js";
+import { CONTENT_SHOWN, DEFERRED, onSwappedPage, showDeferred as show } from "../lib/dom.js";
 
 let codeBlocks = 0;
 
@@ -54,4 +54,4 @@ addEventListener("beforeprint", showAll);
 document.addEventListener(CONTENT_SHOWN, (event) => copyButtons(event.detail));
 // a details open in the page as built (or opened before this script ran)
 for (const details of document.querySelectorAll("details[open]")) show(details);
-globalThis.document$?.subscribe?.(() => { for (const details of document.querySelectorAll("details[open]")) show(details); });
+onSwappedPage(() => { for (const details of document.querySelectorAll("details[open]")) show(details); });

@@ -10,6 +10,7 @@
 // is fetched when it comes within two screens of the viewport and put in its place, inline, so
 // its text is shaped with the page's Bangla font; once the page is idle the rest are fetched (not
 // placed, unless the reader asked to save data), so the browser's own Print finds them all.
+import { onSwappedPage } from "../lib/dom.js";
 import { strings } from "../lib/text.js";
 
 const MIN_TEXT_PX = 10; // render/figure_files.py computes the build's with the same rule
@@ -167,4 +168,4 @@ fitAll();
 watch(document);
 if (document.readyState === "complete") fetchTheRestWhenIdle();
 else addEventListener("load", fetchTheRestWhenIdle, { once: true });
-globalThis.document$?.subscribe?.(() => fetchTheRestWhenIdle()); // instant navigation: the new page's
+onSwappedPage(fetchTheRestWhenIdle); // instant navigation: the new page's figures too

@@ -3,6 +3,7 @@
 // one's article in its place before or after this part's, and prints; once printed the page is as
 // it was. The parts' cells print as the build wrote them (code, output, figures: fetched first); print.css leaves
 // out every control. The browser's own Print prints the part on screen.
+import { onSwappedPage } from "../lib/dom.js";
 import { strings } from "../lib/text.js";
 import { loadFigures } from "./figures.js";
 
@@ -58,4 +59,4 @@ document.addEventListener("click", (event) => {
   const button = event.target.closest?.('[data-action="print-lesson"]');
   if (button) printLesson(button);
 });
-globalThis.document$?.subscribe?.(removeAdded); // instant navigation: a new page, nothing added
+onSwappedPage(removeAdded); // instant navigation: a new page, nothing added

@@ -4,6 +4,7 @@
 // lesson's header (render/lesson_parts.py lists each part's cells and questions), counted from
 // what is stored, as the home page's progress counts (progress.js); they appear as the reader
 // works, and on a later visit.
+import { onSwappedPage } from "../lib/dom.js";
 import { isAnswered, pageKey, store } from "../lib/store.js";
 import { strings } from "../lib/text.js";
 
@@ -59,4 +60,4 @@ const soon = () => { cancelAnimationFrame(pending); pending = requestAnimationFr
 // a run ends and a question is checked by changing the element's data-state
 new MutationObserver(soon).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
 mark();
-globalThis.document$?.subscribe?.(soon); // instant navigation: the next lesson's sections
+onSwappedPage(soon); // instant navigation: the next lesson's sections
