@@ -12,7 +12,8 @@ export function enhanceAll(selector, Klass) {
 /** Run `callback` on each page mkdocs-material's instant navigation swaps in (its `document$`), not
  * on the page the script came with: `document$` replays that page to every subscriber (at
  * DOMContentLoaded, or at once for a script that subscribes later), and the script's own code has
- * already dealt with it; answering the replay too did every page's load-time work twice. */
+ * already dealt with it; answering the replay too did every page's load-time work twice. A script
+ * that acts on what the theme itself mounts for a page (site/a11y.js) needs the replay: it subscribes. */
 export function onSwappedPage(callback) {
   let loadedPage = true;
   globalThis.document$?.subscribe?.(() => {

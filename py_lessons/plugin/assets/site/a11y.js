@@ -2,7 +2,7 @@
 // is a dialog without a name, and the instant-navigation progress bar is a progressbar without
 // one; both live outside the part of the page that instant navigation swaps, so naming them once
 // is enough. And tab stops on the blocks that scroll sideways (below).
-import { CONTENT_SHOWN, onSwappedPage } from "../lib/dom.js";
+import { CONTENT_SHOWN } from "../lib/dom.js";
 import { strings } from "../lib/text.js";
 
 document.querySelector(".md-search[role=dialog]:not([aria-label])")?.setAttribute("aria-label", strings["search.dialog"]);
@@ -33,6 +33,8 @@ let pending = 0;
 const soon = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(focusableScrollers); };
 addEventListener("resize", soon);
 document.fonts?.ready.then(soon);
-onSwappedPage(soon); // instant navigation: the next page's blocks
+// the theme wraps each page's tables and mounts its code blocks as document$ hands it the page, the
+// loaded one too (not lib/dom.js onSwappedPage): look again after that, every page
+globalThis.document$?.subscribe?.(soon);
 document.addEventListener(CONTENT_SHOWN, soon); // an answer or a tab the reader opened
 soon();
