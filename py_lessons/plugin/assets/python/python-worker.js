@@ -230,7 +230,12 @@ export class PythonWorker {
       const now = performance.now();
       if (takenAt === null && taken()) takenAt = now;
       const overdue = takenAt === null ? now - asked > STOP_GRACE_MS : now - takenAt > STOP_FINISH_MS;
-      if (overdue) restart();
+      if (overdue) {
+        // for whoever reads the console (a test on a loaded machine): which wait ran out
+        console.warn(`py_lessons: Stop: Python ${takenAt === null ? "did not take the interrupt" : "took the interrupt " +
+          `after ${Math.round(takenAt - asked)} ms but did not end the run`} within ${Math.round(now - asked)} ms of Stop; a fresh Python starts`);
+        restart();
+      }
       else this.killTimer = setTimeout(check, STOP_POLL_MS);
     };
     this.killTimer = setTimeout(check, STOP_POLL_MS);
