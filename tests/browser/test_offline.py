@@ -10,7 +10,8 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from support.browser import SAVE_DATA, offline_api, output_snapshot, run_cell, wait_enhanced
+from support.browser import (OFFLINE_MODULE, SAVE_DATA, first_visit_kept, offline_api, output_snapshot, run_cell,
+                             wait_enhanced, wait_kept_offline)
 from support.work import precache_manifest, precached_bytes
 from support.worker_probe import python_workers, worker_marks
 
@@ -25,6 +26,13 @@ KEPT_FILES = """async () => {
 }"""
 
 
+
+# An init script: the page's idle moments come only while the test allows (globalThis.__idleHeld false).
+IDLE_SWITCH = """(() => {
+  const ask = globalThis.requestIdleCallback;
+  globalThis.__idleHeld = false;
+  globalThis.requestIdleCallback = (callback, options) => ask((deadline) => globalThis.__idleHeld || callback(deadline), options);
+})();"""
 
 def quiet(server, seconds=3.0, limit=120.0):
     """Wait until the host has had no request for `seconds` (the visit's downloads are over)."""
@@ -160,4 +168,27 @@ def test_save_data_fetches_python_only_at_the_first_run(browser, course_server):
     assert not any("/pyodide/" in path for path in server.requested)
     assert run_cell(page, FIRST_CELL, timeout=120_000) == "done"
     assert any(path.endswith("pyodide.asm.wasm") for path in server.requested)
+    context.close()
+
+
+def test_what_python_fetched_after_the_hand_over_is_kept_when_the_reader_leaves_before_an_idle_moment(
+        browser, course_server):
+    """Files Python's worker fetched after the first visit's hand-over are handed to the service
+    worker once the page is idle; a reader who leaves first (a reload, the next page) must not
+    leave them to be fetched again: the page hands them over as it goes (pagehide)."""
+    server, base = course_server
+    context = browser.new_context()  # service workers allowed here
+    context.add_init_script(IDLE_SWITCH)
+    page = context.new_page()
+    page.goto(base + LESSON)
+    wait_enhanced(page)
+    first_visit_kept(page)
+    # the lesson's notebook: a site file this visit never fetched, reported as Python's worker
+    # reports what it fetched, in a page that has no idle moment before the reader leaves
+    late = "/course" + LESSON + "optimization.ipynb"
+    assert not any(path.split("?")[0] == late for path in server.requested)
+    page.evaluate("globalThis.__idleHeld = true")
+    page.evaluate(f"async (path) => (await import({OFFLINE_MODULE})).keepFetched([new URL(path, location.href).href])", late)
+    page.goto(base + "/")
+    wait_kept_offline(page, [late], timeout_s=30)
     context.close()

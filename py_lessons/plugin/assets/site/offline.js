@@ -54,7 +54,22 @@ export function keepFetched(urls) {
   const fresh = urls.filter((url) => url.startsWith(root.href) && !fetchedOutside.has(url));
   if (!supported || !fresh.length) return;
   for (const url of fresh) fetchedOutside.add(url);
-  if (firstInstallDone) idle().then(() => keep(fresh));
+  if (!firstInstallDone) return; // the hand-over takes them (keepWhatWasFetched)
+  for (const url of fresh) notHandedOver.add(url);
+  idle().then(handOverFetched);
+}
+
+// Fetched after the hand-over, not yet handed to the worker.
+const notHandedOver = new Set();
+
+/** Hand the worker what was fetched since the hand-over: once the page is idle, or at once when the
+ * reader leaves it (pagehide), since a page gone before its idle moment would leave them to be
+ * fetched again (matplotlib's wheels: megabytes). The worker keeps them after the page is gone. */
+function handOverFetched() {
+  if (!notHandedOver.size) return;
+  const urls = [...notHandedOver];
+  notHandedOver.clear();
+  keep(urls);
 }
 
 // a moment when the page has nothing else to do (or 2 s at most)
@@ -171,6 +186,7 @@ export const pageSettled = (async () => {
 
 if (supported) {
   watchForUpdates();
+  addEventListener("pagehide", handOverFetched);
   // a returning reader's worker: at once (it looks for a new build); a first visit's: once settled
   if (navigator.serviceWorker.controller) register();
   else pageSettled.then(register);
