@@ -156,7 +156,12 @@ def stop_keeps_session_variables(page, stopped_text):
     next session cell prints for ``total + 1`` (42 when Stop interrupted Python instead of
     restarting it). ``stopped_text``: the status a Stop that kept Python shows."""
     warnings = []  # why the page restarted Python instead, if it did (python-worker.js)
-    page.on("console", lambda message: warnings.append(message.text) if message.type == "warning" else None)
+
+    def listen(message):
+        if message.type == "warning":
+            warnings.append(message.text)
+
+    page.on("console", listen)
     replace_code(page, "guide-session-first", "total = 41\nwhile True:\n    pass")
     cell(page, "guide-session-first").locator('[data-action="run"]').click()
     page.locator(CELL.format("guide-session-first") + "[data-python-began]").wait_for(timeout=60_000)
@@ -167,6 +172,7 @@ def stop_keeps_session_variables(page, stopped_text):
     assert wait_state(page, "guide-session-first", states=("error",), timeout=15_000) == "error"
     status = cell(page, "guide-session-first").locator("[data-status]").inner_text()
     assert status == stopped_text, (status, cell(page, "guide-session-first").locator("[data-output]").inner_text(), warnings)
+    page.remove_listener("console", listen)
     # Stop is the reader's own doing: no Python traceback about it
     assert "KeyboardInterrupt" not in cell(page, "guide-session-first").locator("[data-output]").inner_text()
     replace_code(page, "guide-session-second", "print(total + 1)")
@@ -209,7 +215,6 @@ def first_visit_kept(page, timeout_s: float = 60.0) -> dict:
     }}""", timeout_s * 1000)
 
 
-
 # the site's paths (as a host saw them asked for) that the offline copy does not hold yet: a page is
 # kept under its index.html, and a query is not part of what is kept
 NOT_KEPT_YET = """async (paths) => {
@@ -226,11 +231,12 @@ NOT_KEPT_YET = """async (paths) => {
 
 def wait_kept_offline(page, paths, timeout_s: float = 30.0) -> None:
     """Until the service worker's offline copy holds each of ``paths`` (files fetched after the
-    first visit's hand-over are kept once the page is idle, offline.js keepFetched)."""
+    first visit's hand-over are handed to it once the page is idle, or left: offline.js keepFetched)."""
     deadline = time.monotonic() + timeout_s
     while missing := page.evaluate(NOT_KEPT_YET, sorted(set(paths))):
         assert time.monotonic() < deadline, f"not kept offline after {timeout_s:g} s: {missing}"
         page.wait_for_timeout(200)
+
 
 # The two screens every layout test of the course looks at: a cheap phone held in the hand, a laptop.
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
