@@ -10,8 +10,8 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from support.browser import (OFFLINE_MODULE, SAVE_DATA, first_visit_kept, offline_api, output_snapshot, run_cell,
-                             wait_enhanced, wait_kept_offline)
+from support.browser import (KEPT_FILES, OFFLINE_MODULE, SAVE_DATA, first_visit_kept, offline_api, output_snapshot,
+                             run_cell, wait_enhanced, wait_kept_offline)
 from support.work import precache_manifest, precached_bytes
 from support.worker_probe import python_workers, worker_marks
 
@@ -19,20 +19,13 @@ pytestmark = pytest.mark.browser
 
 LESSON = "/lessons/optimization/"
 FIRST_CELL = "opt-three-lr"  # NumPy only
-KEPT_FILES = """async () => {
-    let urls = [];
-    for (const name of await caches.keys()) urls = urls.concat((await (await caches.open(name)).keys()).map((r) => r.url));
-    return urls;
-}"""
-
-
-
 # An init script: the page's idle moments come only while the test allows (globalThis.__idleHeld false).
 IDLE_SWITCH = """(() => {
   const ask = globalThis.requestIdleCallback;
   globalThis.__idleHeld = false;
   globalThis.requestIdleCallback = (callback, options) => ask((deadline) => globalThis.__idleHeld || callback(deadline), options);
 })();"""
+
 
 def quiet(server, seconds=3.0, limit=120.0):
     """Wait until the host has had no request for `seconds` (the visit's downloads are over)."""

@@ -215,26 +215,29 @@ def first_visit_kept(page, timeout_s: float = 60.0) -> dict:
     }}""", timeout_s * 1000)
 
 
-# the site's paths (as a host saw them asked for) that the offline copy does not hold yet: a page is
-# kept under its index.html, and a query is not part of what is kept
-NOT_KEPT_YET = """async (paths) => {
-  const missing = [];
-  for (const path of paths) {
-    const url = new URL(path, location.origin);
-    url.search = "";
-    if (url.pathname.endsWith("/")) url.pathname += "index.html";
-    if (!(await caches.match(url.href))) missing.push(path);
-  }
-  return missing;
+# every URL the service worker's offline copy holds (Cache Storage, all its caches)
+KEPT_FILES = """async () => {
+    let urls = [];
+    for (const name of await caches.keys()) urls = urls.concat((await (await caches.open(name)).keys()).map((r) => r.url));
+    return urls;
 }"""
 
 
 def wait_kept_offline(page, paths, timeout_s: float = 30.0) -> None:
     """Until the service worker's offline copy holds each of ``paths`` (files fetched after the
     first visit's hand-over are handed to it once the page is idle, or left: offline.js keepFetched)."""
+    origin = page.evaluate("location.origin")
+    # a page is kept under its index.html, and a query is not part of what is kept
+    wanted = {path: origin + path.split("?")[0] + ("index.html" if path.split("?")[0].endswith("/") else "")
+              for path in paths}
     deadline = time.monotonic() + timeout_s
-    while missing := page.evaluate(NOT_KEPT_YET, sorted(set(paths))):
-        assert time.monotonic() < deadline, f"not kept offline after {timeout_s:g} s: {missing}"
+
+    def missing() -> list[str]:
+        kept = set(page.evaluate(KEPT_FILES))
+        return sorted(path for path, url in wanted.items() if url not in kept)
+
+    while not_yet := missing():
+        assert time.monotonic() < deadline, f"not kept offline after {timeout_s:g} s: {not_yet}"
         page.wait_for_timeout(200)
 
 

@@ -39,6 +39,8 @@ function register() {
 // outside the worker's control that it is to keep once it controls the page (keepFetched).
 const holds = [];
 const fetchedOutside = new Set();
+// those fetched after the hand-over, not yet handed to the worker (handOverFetched)
+const notHandedOver = new Set();
 let firstInstallDone = false;
 
 /** A first visit's worker is installed only after `promise` settles (at most FIRST_INSTALL_HOLD_MS):
@@ -58,9 +60,6 @@ export function keepFetched(urls) {
   for (const url of fresh) notHandedOver.add(url);
   idle().then(handOverFetched);
 }
-
-// Fetched after the hand-over, not yet handed to the worker.
-const notHandedOver = new Set();
 
 /** Hand the worker what was fetched since the hand-over: once the page is idle, or at once when the
  * reader leaves it (pagehide), since a page gone before its idle moment would leave them to be
