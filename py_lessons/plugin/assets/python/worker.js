@@ -3,6 +3,7 @@
 // page's build output come from the same code on the same files).
 import { EARLY_START, FROM_PYTHON, INPUT_LINE, SIGINT, TO_PYTHON, isMessage } from "./protocol.js";
 import { MANIFEST, installFonts, readManifest, startRuntime } from "./start.js";
+import { interruptView } from "./interrupt.js";
 import { compressed, startPython } from "./snapshot.js";
 import { pyodidePath, siteRoot } from "../site.js";
 
@@ -279,10 +280,8 @@ function readLine(prompt) {
   const began = performance.now();
   // Stop writes SIGINT and wakes this wait (python-worker.js); the timeout is only a safety net
   while (Atomics.load(header, INPUT_LINE.STATE) !== INPUT_LINE.SENT) {
-    if (Atomics.load(sharedMemory.interrupt, 0) === SIGINT) { // input() ends the run itself,
-      Atomics.store(sharedMemory.interrupt, 0, 0);           // so Python must not raise a second interrupt
-      return stoppedWaiting(began);
-    }
+    // input() ends the run itself, so Python must not raise a second interrupt: the signal is taken
+    if (Atomics.compareExchange(sharedMemory.interrupt, 0, SIGINT, 0) === SIGINT) return stoppedWaiting(began);
     Atomics.wait(header, INPUT_LINE.STATE, INPUT_LINE.EMPTY, 250);
   }
   waitedMs += performance.now() - began;
@@ -374,7 +373,7 @@ async function handle(data) {
     readyPromise ??= start(codes);
     await readyPromise;
     connectKeyboard();
-    if (sharedMemory) { pyodide.setInterruptBuffer(sharedMemory.interrupt); Atomics.store(sharedMemory.interrupt, 0, 0); }
+    if (sharedMemory) { pyodide.setInterruptBuffer(interruptView(sharedMemory.interrupt)); Atomics.store(sharedMemory.interrupt, 0, 0); }
     if (data.type === TO_PYTHON.RUN) await run(data);
     else if (data.type === TO_PYTHON.CHECK) await check(data);
     else if (data.type === TO_PYTHON.WARM) {
