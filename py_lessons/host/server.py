@@ -183,12 +183,21 @@ class SiteFile(web.FileResponse):
             await self._sendfile_fallback(writer, fobj, offset, count)
             self._summary.sent(count)
         except (ConnectionError, asyncio.TimeoutError, OSError):
-            self._summary.cut()
-            if transport is not None:
-                transport.close()
-            raise ConnectionResetError("download cut off") from None
+            self._cut_off(transport)
+        except RuntimeError:
+            # asyncio's sendfile refuses a transport already closing: the client's reset arrived
+            # after the check above (the fresh-clone CI met it); any other RuntimeError is a bug
+            if transport is not None and not transport.is_closing():
+                raise
+            self._cut_off(transport)
         await web.StreamResponse.write_eof(self)
         return writer
+
+    def _cut_off(self, transport):
+        self._summary.cut()
+        if transport is not None:
+            transport.close()
+        raise ConnectionResetError("download cut off") from None
 
 
 def _site_headers(name: str, extra: dict | None = None) -> dict:
