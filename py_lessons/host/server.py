@@ -70,12 +70,14 @@ class _OutOfDescriptors(logging.Filter):
 
 class _ClientMistakes(logging.Filter):
     """aiohttp logs a request it cannot read (a line too long, not HTTP) with a traceback: the
-    client got its 400, the teacher's terminal gets nothing; any other record, no traceback."""
+    client got its 400, the teacher's terminal gets nothing. Nor for a download the client ended (a
+    closed tab, a lost signal: "Error handling request" for each), which the summary counts. Any
+    other record, no traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         from aiohttp.http_exceptions import HttpProcessingError
 
-        if record.exc_info and isinstance(record.exc_info[1], HttpProcessingError):
+        if record.exc_info and isinstance(record.exc_info[1], (HttpProcessingError, ConnectionResetError)):
             return False
         record.exc_info, record.exc_text = None, None
         return True
