@@ -4,9 +4,9 @@
 // lost, and the page, seeing the buffer back at 0, waited for a run that went on (a busy loop lost
 // 49 and 67 of 2,000 Stops under Node, and the page's Stop replaced Python, every variable gone).
 // Through this view the read takes the signal in one atomic step and the write of 0 changes
-// nothing. (CPython issue 157548, its fix not yet merged: once the Pyodide this site pins reads the
-// buffer with Atomics.exchange, the bare buffer will do.) (A read is a plain load until something is there: a busy loop runs ~4 % slower than
-// with the bare buffer, measured under Node.)
+// nothing; a read is a plain load until something is there (a busy loop runs ~4 % slower than with
+// the bare buffer, measured under Node). CPython issue 157548, its fix not yet merged: once the
+// Pyodide this site pins reads the buffer with Atomics.exchange, the bare buffer will do.
 
 /** A stand-in for `buffer` (an Int32Array on shared memory) with CPython's read-then-clear made one step. */
 export function interruptView(buffer) {
