@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-INTERRUPT_JS = Path(__file__).parents[2] / "py_lessons" / "plugin" / "assets" / "python" / "interrupt.js"
+PYTHON_ASSETS = Path(__file__).parents[2] / "py_lessons" / "plugin" / "assets" / "python"
 SIGNALS = 1000
 
 # The main thread writes SIGINT into the shared buffer, as python-worker.js's Stop does, once the
@@ -24,8 +24,9 @@ PROBE = """\
 import { Worker, isMainThread, workerData } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import { interruptView } from "./interrupt.js";
+import { SIGINT } from "./protocol.js";
 
-const SIGINT = 2, LOOPING = 1, TAKEN = 0;
+const LOOPING = 1, TAKEN = 0;
 if (isMainThread) {
   const [pyodideDir, signals] = process.argv.slice(2);
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
@@ -70,7 +71,8 @@ def test_every_stop_written_while_python_loops_is_taken(built_site, tmp_path):
     node = shutil.which("node")
     if node is None:
         pytest.fail("Node.js is needed (the plugin's build runs on it)")
-    shutil.copyfile(INTERRUPT_JS, tmp_path / "interrupt.js")
+    for name in ("interrupt.js", "protocol.js"):  # the view the worker gives Pyodide, and what Stop writes
+        shutil.copyfile(PYTHON_ASSETS / name, tmp_path / name)
     (tmp_path / "probe.js").write_text(PROBE, encoding="utf-8")
     (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
     done = subprocess.run([node, str(tmp_path / "probe.js"), str(built_site / "pyodide"), str(SIGNALS)],
